@@ -1,0 +1,75 @@
+"""Agents answer decisions: uniformly random, or a simple greedy heuristic."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .engine.actions import DRAW, KEEP, Decision, Play
+from .engine.game import Game
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, game: Game, decision: Decision) -> Any:
+        """Pick one of `decision.options`."""
+        ...
+
+
+class RandomAgent:
+    """Uniform over the legal options, with its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, decision: Decision) -> Any:
+        options = decision.options
+        return options[self.rng.randrange(len(options))]
+
+
+class GreedyAgent:
+    """Plays its highest-scoring legal card, names its most common colour,
+    targets the opponent with the fewest cards, and says yes to every question."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, decision: Decision) -> Any:
+        options = decision.options
+        hand = game.hands[decision.player]
+        if decision.kind in ("turn", "drawn"):
+            plays = [o for o in options if isinstance(o, Play)]
+            if plays:
+                return max(plays, key=lambda o: (o.card.points, -o.card.id))
+            return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
+        if decision.kind == "color":
+            counts = Counter(c.color for c in hand if c.color in options)
+            return max(options, key=lambda col: (counts[col], -options.index(col)))
+        if decision.kind == "player":
+            return min(options, key=lambda p: (len(game.hands[p]), p))
+        if decision.kind == "card":
+            return max(options, key=lambda c: (c.points, -c.id))
+        return True if True in options else options[0]
+
+
+AGENTS: dict[str, Callable[[int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agents(names: list[str], players: int, seed: int) -> list[Agent]:
+    """One agent per seat, cycling through `names`; each seeded from the game seed."""
+    return [AGENTS[names[i % len(names)]](seed * 1_000 + i) for i in range(players)]
+
+
+def play_game(game: Game, agents: list[Agent]) -> Game:
+    """Drive a game to its end with one agent per seat."""
+    while game.decision is not None:
+        d = game.decision
+        game.apply(agents[d.player].choose(game, d))
+    return game

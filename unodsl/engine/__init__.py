@@ -1,0 +1,1 @@
+"""The generic, event-driven engine: it plays any checked Variant."""

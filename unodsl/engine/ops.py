@@ -1,0 +1,411 @@
+"""The primitives of the language: one short function each.
+
+Each docstring is the function's entry in the generated language reference.
+Functions receive the game first, then their evaluated arguments; a lambda
+argument arrives as a Python callable of one value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..lang.signature import Registry
+from .actions import Decision
+from .cards import Card
+from .game import Game
+
+REGISTRY = Registry()
+query, effect, choice, name = REGISTRY.query, REGISTRY.effect, REGISTRY.choice, REGISTRY.name
+Env = dict[str, Any]
+Pred = Callable[[Any], Any]
+
+
+def _emit(g: Game, event: str, data: dict[str, Any]) -> None:
+    if g.watching(event):
+        g.emit(event, data)
+
+
+# -- names ---------------------------------------------------------------------
+@name("card")
+def top(g: Game, e: Env) -> Card | None:
+    """The top card of the discard pile."""
+    return g.discard_pile[-1] if g.discard_pile else None
+
+
+@name("card")
+def previous_top(g: Game, e: Env) -> Card | None:
+    """The card that was on top before the last card was played."""
+    return g.previous_top
+
+
+@name("color")
+def current_color(g: Game, e: Env) -> str | None:
+    """The colour to match: the last coloured card's, or the one last named."""
+    return g.current_color
+
+
+@name("player")
+def next_(g: Game, e: Env) -> int:
+    """The player after `player` in the current direction."""
+    return (e["player"] + g.direction) % g.n
+
+
+@name("player")
+def previous(g: Game, e: Env) -> int:
+    """The player before `player` in the current direction."""
+    return (e["player"] - g.direction) % g.n
+
+
+@name("player")
+def dealer(g: Game, e: Env) -> int:
+    """This round's dealer."""
+    return g.dealer
+
+
+@name("players")
+def players(g: Game, e: Env) -> list[int]:
+    """Every player in turn order, starting with `player`."""
+    p, d, n = e["player"], g.direction, g.n
+    return [(p + i * d) % n for i in range(n)]
+
+
+@name("players")
+def opponents(g: Game, e: Env) -> list[int]:
+    """Every player but `player`, in turn order from `next`."""
+    p, d, n = e["player"], g.direction, g.n
+    return [(p + i * d) % n for i in range(1, n)]
+
+
+@name("int")
+def player_count(g: Game, e: Env) -> int:
+    """How many players are in the game."""
+    return g.n
+
+
+@name("zone")
+def hand(g: Game, e: Env) -> list[Card]:
+    """The hand of `player`."""
+    return g.hands[e["player"]]
+
+
+@name("zone")
+def draw_pile(g: Game, e: Env) -> list[Card]:
+    """The face-down draw pile (its top is the last card)."""
+    return g.draw_pile
+
+
+@name("zone")
+def discard_pile(g: Game, e: Env) -> list[Card]:
+    """The discard pile (its top is `top`)."""
+    return g.discard_pile
+
+
+@name("zone")
+def aside(g: Game, e: Env) -> list[Card]:
+    """A set-aside area, empty at the start of each round."""
+    return g.aside
+
+
+@name("str")
+def side(g: Game, e: Env) -> str:
+    """The name of the side in play."""
+    return g.variant.sides[g.side].name
+
+
+@name("int")
+def direction(g: Game, e: Env) -> int:
+    """1 while play goes clockwise (left), -1 after an odd number of reverses."""
+    return g.direction
+
+
+@name("int")
+def penalty(g: Game, e: Env) -> int:
+    """The total of a stackable draw waiting for the next player (0 if none)."""
+    return g.penalty
+
+
+@name("int")
+def round_number(g: Game, e: Env) -> int:
+    """The number of the round being played, from 1."""
+    return g.round
+
+
+# -- queries -------------------------------------------------------------------
+@query("items: any, test: fn", returns="bool")
+def any_(g: Game, items: list[Any], test: Pred) -> bool:
+    """True if `test` holds for at least one item."""
+    return any(test(x) for x in items)
+
+
+@query("items: any, test: fn", returns="bool")
+def all_(g: Game, items: list[Any], test: Pred) -> bool:
+    """True if `test` holds for every item (and for an empty list)."""
+    return all(test(x) for x in items)
+
+
+@query("items: any, test: fn = none", returns="int")
+def count(g: Game, items: list[Any], test: Pred | None) -> int:
+    """How many items there are, or how many pass `test`."""
+    return len(items) if test is None else sum(1 for x in items if test(x))
+
+
+@query("items: any, test: fn", elem="same")
+def filter_(g: Game, items: list[Any], test: Pred) -> list[Any]:
+    """The items for which `test` holds, in order."""
+    return [x for x in items if test(x)]
+
+
+@query("zone: cards", returns="card")
+def top_of(g: Game, zone: list[Card]) -> Card | None:
+    """The top (last) card of a pile, or none if it is empty."""
+    return zone[-1] if zone else None
+
+
+@query("who: player", returns="player")
+def next_of(g: Game, who: int) -> int:
+    """The player after `who` in the current direction."""
+    return (who + g.direction) % g.n
+
+
+@query("who: player", returns="player")
+def left_of(g: Game, who: int) -> int:
+    """The player on `who`'s left (clockwise), whatever the direction."""
+    return (who + 1) % g.n
+
+
+@query("who: player", returns="players")
+def others(g: Game, who: int) -> list[int]:
+    """Every player but `who`, in turn order from the one after `who`."""
+    return [(who + i * g.direction) % g.n for i in range(1, g.n)]
+
+
+@query("who: player, flag: str", returns="bool")
+def flagged(g: Game, who: int, flag: str) -> bool:
+    """True if `who` carries `flag` (see flag)."""
+    return flag in g.flags[who]
+
+
+@query("card: card, by: player = player", returns="bool")
+def playable(g: Game, card: Card, by: int) -> bool:
+    """True if `by` could legally play `card` now."""
+    return g.legal(by, card)
+
+
+# -- effects -------------------------------------------------------------------
+@effect("who: player, count: int = 1")
+def draw(g: Game, who: int, count: int) -> None:
+    """`who` draws `count` cards (COM-1: an empty draw pile is refilled)."""
+    g.draw(who, count)
+
+
+@effect("who: player, test: fn")
+def draw_until(g: Game, who: int, test: Pred) -> None:
+    """`who` draws one card at a time until a drawn card passes `test`, or none are left."""
+    while g.draw(who, 1) and not test(g.hands[who][-1]):
+        pass
+
+
+@effect("count: int = 1")
+def skip(g: Game, count: int) -> None:
+    """The next `count` players in turn order lose their turn."""
+    g.skips += count
+
+
+@effect()
+def reverse(g: Game) -> None:
+    """Play changes direction."""
+    g.direction = -g.direction
+    _emit(g, "direction_changed", {"player": g.current, "direction": g.direction})
+
+
+@effect()
+def play_again(g: Game) -> None:
+    """The player whose turn it is takes another turn."""
+    g.again = True
+
+
+@effect("who: player")
+def start_with(g: Game, who: int) -> None:
+    """The next turn is `who`'s, whatever the direction and skips say."""
+    g.next_override = who
+
+
+@effect("color: color, by: player = player")
+def set_color(g: Game, color: str, by: int) -> None:
+    """The colour to match becomes `color` (as when a wild is named)."""
+    g.current_color = color
+    _emit(g, "color_named", {"player": by, "color": color})
+
+
+@effect("count: int, answer: fn")
+def pending_draw(g: Game, count: int, answer: Pred) -> None:
+    """Add `count` to a draw the next player must take on their turn, unless they
+    answer with a legal card that passes `answer` (stacking); taking it ends the turn."""
+    g.penalty += count
+    g.penalty_answer = answer
+    _emit(g, "penalty_added", {"player": g.current, "total": g.penalty})
+
+
+@effect("a: player, b: player")
+def swap_hands(g: Game, a: int, b: int) -> None:
+    """`a` and `b` exchange their whole hands."""
+    if a == b:
+        return
+    g.hands[a], g.hands[b] = g.hands[b], g.hands[a]
+    _emit(g, "hands_swapped", {"player": a, "other": b})
+    for p in (a, b):
+        _emit(g, "hand_changed", {"player": p, "size": len(g.hands[p])})
+
+
+@effect("giver: player, receiver: player, card: card")
+def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
+    """`giver` hands `card` from their hand to `receiver`."""
+    if card is None or card not in g.hands[giver]:
+        return
+    g.hands[giver].remove(card)
+    g.hands[receiver].append(card)
+    _emit(g, "card_given", {"player": giver, "other": receiver, "card": card})
+    for p in (giver, receiver):
+        _emit(g, "hand_changed", {"player": p, "size": len(g.hands[p])})
+
+
+@effect("source: zone, target: zone, count: int = 1, at: str = 'top'")
+def move(g: Game, source: list[Card], target: list[Card], count: int, at: str) -> None:
+    """Move `count` cards from the top of `source` to the top (or `at: "bottom"`) of `target`."""
+    moved = [source.pop() for _ in range(min(count, len(source)))]
+    _put(g, moved, source, target, at)
+
+
+@effect("source: zone, target: zone, at: str = 'top'")
+def move_all(g: Game, source: list[Card], target: list[Card], at: str) -> None:
+    """Move every card of `source` onto `target`, keeping their order."""
+    moved = source[::-1]
+    source.clear()
+    _put(g, moved, source, target, at)
+
+
+def _put(g: Game, moved: list[Card], source: list[Card], target: list[Card], at: str) -> None:
+    if at == "bottom":
+        target[:0] = moved
+    else:
+        target.extend(moved)
+    if moved and g.watching("cards_moved"):
+        g.emit("cards_moved", {"player": g.current, "source": g.zone_name(source),
+                               "target": g.zone_name(target), "count": len(moved)})
+    for p, h in enumerate(g.hands):
+        if moved and (h is source or h is target):
+            _emit(g, "hand_changed", {"player": p, "size": len(h)})
+
+
+@effect("zone: zone = draw_pile")
+def shuffle(g: Game, zone: list[Card]) -> None:
+    """Shuffle a pile with the game's seeded random generator."""
+    g.rng.shuffle(zone)
+    _emit(g, "shuffled", {"player": g.dealer, "zone": g.zone_name(zone)})
+
+
+@effect("count: int")
+def deal(g: Game, count: int) -> None:
+    """Deal `count` cards to each player, one at a time, starting left of the dealer."""
+    for _ in range(count):
+        for i in range(1, g.n + 1):
+            p = (g.dealer + i) % g.n
+            if g.draw_pile:
+                g.hands[p].append(g.draw_pile.pop())
+    for p in range(g.n):
+        _emit(g, "dealt", {"player": p, "count": len(g.hands[p])})
+
+
+@effect()
+def turn_up(g: Game) -> None:
+    """Turn the top card of the draw pile onto the discard pile."""
+    if not g.draw_pile:
+        g.refill()
+    if g.draw_pile:
+        card = g.draw_pile.pop()
+        g.previous_top = g.discard_pile[-1] if g.discard_pile else None
+        g.discard_pile.append(card)
+        g.current_color = card.color
+        _emit(g, "card_turned", {"player": g.dealer, "card": card})
+
+
+@effect()
+def flip(g: Game) -> None:
+    """Turn every card over: hands, and each pile as a whole; the other side is now in play."""
+    g.turn_over(1 - g.side)
+    top_card = g.discard_pile[-1] if g.discard_pile else None
+    g.current_color = top_card.color if top_card else None
+    _emit(g, "flipped", {"player": g.current, "side": g.variant.sides[g.side].name})
+
+
+@effect("card: card, by: player = player, effect: bool = true")
+def play(g: Game, card: Card | None, by: int, effect: bool) -> Any:
+    """`by` plays `card` from hand; with `effect: false` its action does not apply."""
+    if card is not None and card in g.hands[by]:
+        return g.play(by, card, effect)
+    return None
+
+
+@effect("card: card, by: player = player")
+def apply(g: Game, card: Card | None, by: int) -> Any:
+    """Run `card`'s on_play as if `by` had just played it."""
+    if card is not None and card.on_play:
+        return g.run(card.on_play, {"player": by, "card": card})
+    return None
+
+
+@effect("who: player, flag: str")
+def flag(g: Game, who: int, flag: str) -> None:
+    """Mark `who` with `flag` until unflagged or the round ends."""
+    g.flags[who].add(flag)
+    _emit(g, "flagged", {"player": who, "flag": flag})
+
+
+@effect("who: player, flag: str")
+def unflag(g: Game, who: int, flag: str) -> None:
+    """Remove `flag` from `who`."""
+    g.flags[who].discard(flag)
+
+
+@effect("value: fn", returns="player")
+def cut(g: Game, value: Pred) -> int:
+    """Each player cuts a card from the shuffled draw pile; the highest `value` wins
+    (ties cut again). The cards go back and the pile is shuffled. Gives the winner."""
+    contenders = list(range(g.n))
+    while len(contenders) > 1:
+        g.rng.shuffle(g.draw_pile)
+        cut_cards = {p: g.draw_pile[-1 - i] for i, p in enumerate(contenders)}
+        values = {p: value(c) or 0 for p, c in cut_cards.items()}
+        for p, c in cut_cards.items():
+            _emit(g, "cut", {"player": p, "card": c})
+        best = max(values.values())
+        contenders = [p for p in contenders if values[p] == best]
+    g.rng.shuffle(g.draw_pile)
+    return contenders[0]
+
+
+# -- choices -------------------------------------------------------------------
+@choice("by: player = player", returns="color")
+def choose_color(g: Game, by: int) -> Decision:
+    """`by` names one of the colours of the side in play."""
+    return Decision(by, "color", g.variant.sides[g.side].colors, "name a colour")
+
+
+@choice("options: players, by: player = player", returns="player")
+def choose_player(g: Game, options: list[int], by: int) -> Decision | None:
+    """`by` picks one of `options` (none if there is no one to pick)."""
+    return Decision(by, "player", tuple(options), "pick a player") if options else None
+
+
+@choice("options: cards, by: player = player", returns="card")
+def choose_card(g: Game, options: list[Card], by: int) -> Decision | None:
+    """`by` picks one of the cards `options` (none if there is none)."""
+    return Decision(by, "card", tuple(options), "pick a card") if options else None
+
+
+@choice("who: player, question: str, about: card = none", returns="bool")
+def ask(g: Game, who: int, question: str, about: Card | None) -> Decision:
+    """`who` answers yes or no to `question` (for example "challenge" or "call_uno");
+    `about` is a card shown to them with the question."""
+    return Decision(who, "ask", (True, False), question, about)

@@ -1,0 +1,63 @@
+"""Every error a user can cause: typed, positioned, printed gcc-style."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    """A place in a file: 1-based line and column."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding about a variant file, with where it is and what to do."""
+
+    pos: Pos
+    message: str
+    hint: str | None = None
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        text = f"{self.pos}: {self.severity}: {self.message}"
+        return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+
+class UnoDslError(Exception):
+    """Base of every error unodsl raises on purpose."""
+
+
+class VariantError(UnoDslError):
+    """A variant file is not valid; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+    @classmethod
+    def at(cls, pos: Pos, message: str, hint: str | None = None) -> VariantError:
+        return cls([Diagnostic(pos, message, hint)])
+
+
+class IllegalAction(UnoDslError):
+    """A choice that is not among the legal options; the game is unchanged."""
+
+
+class GameError(UnoDslError):
+    """A game could not go on (for example a runaway round hit the guard)."""
+
+
+class RunawayRound(GameError):
+    """A round exceeded the turn guard without anyone going out."""

@@ -1,0 +1,1 @@
+"""The unodsl expression and effect language: parse, check, compile."""

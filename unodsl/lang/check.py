@@ -1,0 +1,279 @@
+"""Static checks of one expression: names, arity, types, card kinds and colours.
+
+The checker records the static type of every node so the compiler can pick the
+right closure without inspecting values at run time.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from . import ast
+from .signature import CARD_ATTRS, PLAYER_ATTRS, Registry, fits
+
+
+class CheckError(Exception):
+    """A semantic error at a node of an expression."""
+
+    def __init__(self, message: str, at: ast.At, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+        self.hint = hint
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """A 'did you mean …?' hint for a near miss, or None."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+ELEMENT = {"cards": "card", "zone": "card", "players": "player"}
+
+
+@dataclass
+class Context:
+    """What an expression may use where it stands in the variant file."""
+
+    registry: Registry
+    env: Mapping[str, str]  # names the engine binds here (player, card, event fields)
+    kinds: frozenset[str]
+    colors: frozenset[str]
+    effects: bool  # effects and choices allowed (an effect program), or a condition
+    types: dict[int, str] = field(default_factory=dict)
+
+
+class Checker:
+    """Walks a tree once, raising CheckError at the first problem."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.scopes: list[dict[str, str]] = [{}]
+
+    # -- scope ------------------------------------------------------------
+    def lookup(self, name: str) -> str | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        if name in self.ctx.env:
+            return self.ctx.env[name]
+        builtin = self.ctx.registry.names.get(name)
+        return builtin.type if builtin else None
+
+    def bind(self, name: str, type_: str, at: ast.At) -> None:
+        if name in self.ctx.registry.names or name in self.ctx.env:
+            raise CheckError(f"{name!r} is a built-in name and can't be assigned", at,
+                             "choose another name for your variable")
+        self.scopes[-1][name] = type_
+
+    def all_names(self) -> set[str]:
+        names = set(self.ctx.env) | set(self.ctx.registry.names)
+        for scope in self.scopes:
+            names |= set(scope)
+        return names
+
+    # -- entry points -----------------------------------------------------
+    def check(self, node: ast.Node, *, stmt: bool = False, in_lambda: bool = False,
+              value_only: bool = False) -> str:
+        t = self._check(node, stmt, in_lambda, value_only)
+        self.ctx.types[id(node)] = t
+        return t
+
+    def _check(self, node: ast.Node, stmt: bool, in_lambda: bool, value_only: bool) -> str:
+        c = self.check
+        match node:
+            case ast.Literal(value=v):
+                if v is None:
+                    return "none"
+                return {bool: "bool", int: "int", str: "str"}[type(v)]
+            case ast.Name(id=name):
+                t = self.lookup(name)
+                if t is None:
+                    raise CheckError(f"unknown name {name!r}", node.at,
+                                     did_you_mean(name, self.all_names()))
+                return t
+            case ast.Attr(obj=obj, name=name):
+                return self._attr(c(obj, in_lambda=in_lambda, value_only=value_only), name, node)
+            case ast.ListExpr(items=items):
+                types = {c(i, in_lambda=in_lambda, value_only=value_only) for i in items}
+                if types <= {"player"} and items:
+                    return "players"
+                if types <= {"card"} and items:
+                    return "cards"
+                return "any"
+            case ast.Lambda():
+                raise CheckError("a lambda ('x -> …') can only be an argument of a function",
+                                 node.at, "for example any(hand, c -> c.wild)")
+            case ast.Unary(op="not", operand=x):
+                self._want(c(x, in_lambda=in_lambda, value_only=value_only), "bool", x)
+                return "bool"
+            case ast.Unary(operand=x):
+                self._want(c(x, in_lambda=in_lambda, value_only=value_only), "int", x)
+                return "int"
+            case ast.Binary(op=op, left=a, right=b):
+                return self._binary(op, a, b, node, in_lambda, value_only)
+            case ast.If(cond=cond, then=then, orelse=orelse):
+                self._want(c(cond, in_lambda=in_lambda, value_only=value_only), "bool", cond)
+                if stmt:
+                    self.check(then, stmt=True)
+                    if orelse is not None:
+                        self.check(orelse, stmt=True)
+                    return "none"
+                if orelse is None:
+                    raise CheckError("an 'if' used as a value needs an 'else'", node.at)
+                ta = c(then, in_lambda=in_lambda, value_only=True)
+                tb = c(orelse, in_lambda=in_lambda, value_only=True)
+                return ta if ta == tb or tb == "none" else (tb if ta == "none" else "any")
+            case ast.Call():
+                return self._call(node, stmt, in_lambda, value_only)
+            case ast.Seq(body=body):
+                self._stmt_only(node, stmt)
+                for s in body:
+                    self.check(s, stmt=True)
+                return "none"
+            case ast.Assign(name=name, value=value):
+                self._stmt_only(node, stmt)
+                self.bind(name, c(value), node.at)
+                return "none"
+            case ast.For(var=var, iterable=it, body=body):
+                self._stmt_only(node, stmt)
+                t = c(it)
+                if t not in ELEMENT and t != "any":
+                    raise CheckError(f"'for' needs a list of players or cards, not {t}", it.at)
+                self.bind(var, ELEMENT.get(t, "any"), node.at)
+                self.check(body, stmt=True)
+                return "none"
+            case ast.While(cond=cond, body=body):
+                self._stmt_only(node, stmt)
+                self._want(c(cond, value_only=True), "bool", cond)
+                self.check(body, stmt=True)
+                return "none"
+            case ast.Repeat(count=count, body=body):
+                self._stmt_only(node, stmt)
+                self._want(c(count), "int", count)
+                self.check(body, stmt=True)
+                return "none"
+        raise CheckError("unsupported expression", node.at)  # pragma: no cover
+
+    # -- helpers ----------------------------------------------------------
+    def _stmt_only(self, node: ast.Node, stmt: bool) -> None:
+        if not self.ctx.effects:
+            raise CheckError("statements (';', '=', for, while, repeat) can't be used in a condition",
+                             node.at, "a condition is a single expression that is true or false")
+        if not stmt:
+            raise CheckError("a statement can't be used as a value", node.at)
+
+    def _want(self, actual: str, expected: str, node: ast.Node) -> None:
+        if not fits(actual, expected):
+            raise CheckError(f"expected {expected}, got {actual}", node.at)
+
+    def _attr(self, t: str, name: str, node: ast.Node) -> str:
+        table = CARD_ATTRS if t == "card" else PLAYER_ATTRS if t == "player" else None
+        if table is None:
+            if t == "any":
+                known = {**CARD_ATTRS, **PLAYER_ATTRS}
+                if name in known:
+                    return known[name][0]
+                raise CheckError(f"unknown attribute {name!r}", node.at, did_you_mean(name, known))
+            raise CheckError(f"a {t} has no attributes (tried .{name})", node.at)
+        if name not in table:
+            raise CheckError(f"a {t} has no attribute {name!r}", node.at,
+                             did_you_mean(name, table) or f"a {t} has: {', '.join(table)}")
+        return table[name][0]
+
+    def _binary(self, op: str, a: ast.Node, b: ast.Node, node: ast.Node,
+                in_lambda: bool, value_only: bool) -> str:
+        ta = self.check(a, in_lambda=in_lambda, value_only=value_only)
+        if op in ("and", "or"):
+            tb = self.check(b, in_lambda=in_lambda, value_only=True)
+            self._want(ta, "bool", a)
+            self._want(tb, "bool", b)
+            return "bool"
+        tb = self.check(b, in_lambda=in_lambda, value_only=value_only)
+        if op in ("==", "!="):
+            self._literal_domain(a, b)
+            self._literal_domain(b, a)
+            return "bool"
+        if op == "in":
+            if isinstance(b, ast.ListExpr):
+                for item in b.items:
+                    self._literal_domain(a, item)
+            return "bool"
+        self._want(ta, "int", a)
+        self._want(tb, "int", b)
+        return "bool" if op in ("<", "<=", ">", ">=") else "int"
+
+    def _literal_domain(self, attr: ast.Node, lit: ast.Node) -> None:
+        """`c.kind == "skp"` and `c.color == "purpel"` are caught here."""
+        if not (isinstance(attr, ast.Attr) and isinstance(lit, ast.Literal) and isinstance(lit.value, str)):
+            return
+        domain = {"kind": ("card kind", self.ctx.kinds), "color": ("colour", self.ctx.colors)}.get(attr.name)
+        if domain and self.ctx.types.get(id(attr.obj)) in ("card", "any") and lit.value not in domain[1]:
+            what, names = domain
+            raise CheckError(f"unknown {what} {lit.value!r}", lit.at,
+                             did_you_mean(lit.value, names) or f"known: {', '.join(sorted(names))}")
+
+    def _call(self, node: ast.Call, stmt: bool, in_lambda: bool, value_only: bool) -> str:
+        prim = self.ctx.registry.primitives.get(node.func)
+        if prim is None:
+            raise CheckError(f"unknown function {node.func!r}", node.at,
+                             did_you_mean(node.func, self.ctx.registry.primitives)
+                             or "see `unodsl explain` for the list of functions")
+        if prim.kind != "query" and not self.ctx.effects:
+            raise CheckError(f"{node.func}() changes the game or asks a player; it can't be used in a condition",
+                             node.at)
+        if prim.kind == "choice" and (in_lambda or value_only):
+            raise CheckError(f"{node.func}() asks a player, so it can't be inside a lambda, a while "
+                             "condition, the right side of and/or, or an if used as a value",
+                             node.at, "ask first into a variable: x = ask(...); if x then …")
+        if prim.kind == "effect" and not stmt and prim.returns == "none":
+            raise CheckError(f"{node.func}() is an effect; it can't be used as a value", node.at,
+                             "call effects as statements, separated by ';'")
+        params = prim.params
+        if len(node.args) > len(params):
+            raise CheckError(f"{node.func}() takes at most {len(params)} argument(s), got {len(node.args)}",
+                             node.at, f"usage: {prim.usage()}")
+        given: dict[str, ast.Node] = {p.name: a for p, a in zip(params, node.args, strict=False)}
+        for key, value in node.kwargs:
+            if key not in {p.name for p in params}:
+                raise CheckError(f"{node.func}() has no parameter {key!r}", value.at,
+                                 did_you_mean(key, [p.name for p in params]) or f"usage: {prim.usage()}")
+            if key in given:
+                raise CheckError(f"{node.func}() got {key!r} twice", value.at)
+            given[key] = value
+        first_type = "any"
+        for i, p in enumerate(params):
+            arg = given.get(p.name)
+            if arg is None:
+                if p.default is None:
+                    raise CheckError(f"{node.func}() is missing its argument {p.name!r}", node.at,
+                                     f"usage: {prim.usage()}")
+                continue
+            if p.type == "fn":
+                if not isinstance(arg, ast.Lambda):
+                    raise CheckError(f"{node.func}() wants a lambda for {p.name!r}", arg.at,
+                                     "write it as x -> expression")
+                self.scopes.append({})
+                self.bind(arg.param, ELEMENT.get(first_type, "any"), arg.at)
+                self.check(arg.body, in_lambda=True, value_only=True)
+                self.scopes.pop()
+                self.ctx.types[id(arg)] = "fn"
+                continue
+            t = self.check(arg, in_lambda=in_lambda, value_only=value_only)
+            if i == 0:
+                first_type = t
+            if not fits(t, p.type):
+                raise CheckError(f"{node.func}() wants {p.type} for {p.name!r}, got {t}", arg.at,
+                                 f"usage: {prim.usage()}")
+        if prim.elem == "same":
+            return first_type if first_type in ELEMENT else "any"
+        if prim.elem == "element":
+            return ELEMENT.get(first_type, "any")
+        return prim.returns
+
+
+def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
+    """Check a whole program (statements) or a single condition expression."""
+    return Checker(ctx).check(node, stmt=program, value_only=not program)

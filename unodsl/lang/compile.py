@@ -1,0 +1,205 @@
+"""Checked syntax tree → Python closures and step programs (never eval/exec).
+
+An expression becomes a closure `fn(game, env) -> value`. A program becomes a
+tuple of steps the engine runs one by one, so that a step may stop and wait for a
+player's decision. Choices found inside a statement are lifted out, in order,
+into CHOOSE steps that bind hidden variables, and the statement reads those.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from . import ast
+from .check import Context
+from .signature import CARD_ATTRS
+
+Fn = Callable[[Any, dict[str, Any]], Any]
+
+# Step opcodes. A step is a tuple whose first item is one of these.
+DO, LET, CHOOSE, IF, FOR, WHILE, REPEAT = range(7)
+Step = tuple[Any, ...]
+Program = tuple[Step, ...]
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge, "+": operator.add, "-": operator.sub,
+    "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
+}
+
+
+class Compiler:
+    """Compiles one checked tree; `ctx.types` holds the checker's static types."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.temps = 0
+
+    # -- programs ---------------------------------------------------------
+    def program(self, node: ast.Node) -> Program:
+        steps: list[Step] = []
+        self.stmt(node, steps)
+        return tuple(steps)
+
+    def stmt(self, node: ast.Node, out: list[Step]) -> None:
+        match node:
+            case ast.Seq(body=body):
+                for s in body:
+                    self.stmt(s, out)
+            case ast.Assign(name=name, value=value):
+                out.append((LET, name, self.expr(value, out)))
+            case ast.If(cond=cond, then=then, orelse=orelse):
+                test = self.expr(cond, out)
+                out.append((IF, test, self.program(then), self.program(orelse) if orelse else ()))
+            case ast.For(var=var, iterable=it, body=body):
+                out.append((FOR, var, self.expr(it, out), self.program(body)))
+            case ast.While(cond=cond, body=body):
+                out.append((WHILE, self.expr(cond, None), self.program(body)))
+            case ast.Repeat(count=count, body=body):
+                out.append((REPEAT, self.expr(count, out), self.program(body)))
+            case _:
+                out.append((DO, self.expr(node, out)))
+
+    # -- expressions ------------------------------------------------------
+    def expr(self, node: ast.Node, pre: list[Step] | None) -> Fn:
+        """Compile a value; choices inside are lifted into `pre`."""
+        match node:
+            case ast.Literal(value=v):
+                return lambda g, e: v
+            case ast.Name(id=name):
+                return self.name(name)
+            case ast.Attr(obj=obj, name=name):
+                return self.attr(self.expr(obj, pre), name, self.ctx.types.get(id(obj), "any"))
+            case ast.ListExpr(items=items):
+                fns = tuple(self.expr(i, pre) for i in items)
+                return lambda g, e: [f(g, e) for f in fns]
+            case ast.Unary(op="not", operand=x):
+                f = self.expr(x, pre)
+                return lambda g, e: not f(g, e)
+            case ast.Unary(operand=x):
+                f = self.expr(x, pre)
+                return lambda g, e: -f(g, e)
+            case ast.Binary(op=op, left=a, right=b):
+                return self.binary(op, self.expr(a, pre), self.expr(b, pre))
+            case ast.If(cond=cond, then=then, orelse=orelse):
+                test, yes = self.expr(cond, pre), self.expr(then, pre)
+                no = self.expr(orelse, pre) if orelse is not None else (lambda g, e: None)
+                return lambda g, e: yes(g, e) if test(g, e) else no(g, e)
+            case ast.Call():
+                return self.call(node, pre)
+            case ast.Lambda(param=param, body=body):
+                return self.lambda_(param, self.expr(body, None))
+        raise TypeError(f"cannot compile {node!r}")  # pragma: no cover
+
+    def name(self, name: str) -> Fn:
+        builtin = self.ctx.registry.names.get(name)
+        if builtin is not None and name not in self.ctx.env:
+            getter: Fn = builtin.getter
+            return getter
+        return lambda g, e: e[name]
+
+    @staticmethod
+    def attr(obj: Fn, name: str, type_: str) -> Fn:
+        if type_ == "player" or (type_ == "any" and name not in CARD_ATTRS):
+            if name == "hand":
+                return lambda g, e: g.hands[obj(g, e)]
+            if name == "score":
+                return lambda g, e: g.scores[obj(g, e)]
+            return obj  # seat: a player is its seat number
+        get = operator.attrgetter(name)
+
+        def card_attr(g: Any, e: dict[str, Any]) -> Any:
+            o = obj(g, e)
+            return None if o is None else get(o)
+        return card_attr
+
+    @staticmethod
+    def binary(op: str, a: Fn, b: Fn) -> Fn:
+        if op == "and":
+            return lambda g, e: a(g, e) and b(g, e)
+        if op == "or":
+            return lambda g, e: a(g, e) or b(g, e)
+        if op == "in":
+            return lambda g, e: a(g, e) in b(g, e)
+        fn = _BINARY[op]
+        if op in ("==", "!="):
+            return lambda g, e: fn(a(g, e), b(g, e))
+
+        def arith(g: Any, e: dict[str, Any]) -> Any:
+            x, y = a(g, e), b(g, e)
+            if x is None or y is None:
+                return False if op in ("<", "<=", ">", ">=") else None
+            return fn(x, y)
+        return arith
+
+    @staticmethod
+    def lambda_(param: str, body: Fn) -> Fn:
+        def make(g: Any, e: dict[str, Any]) -> Callable[[Any], Any]:
+            def call(x: Any) -> Any:
+                e[param] = x
+                return body(g, e)
+            return call
+        return make
+
+    def call(self, node: ast.Call, pre: list[Step] | None) -> Fn:
+        prim = self.ctx.registry.primitives[node.func]
+        given = {p.name: a for p, a in zip(prim.params, node.args, strict=False)}
+        given.update(node.kwargs)
+        args: list[Fn] = []
+        for p in prim.params:
+            arg = given.get(p.name)
+            if arg is not None:
+                args.append(self.expr(arg, pre))
+            else:
+                assert p.default is not None
+                args.append(self.default(p.default))
+        impl = prim.impl
+        fn = _bind(impl, tuple(args))
+        if prim.kind != "choice":
+            return fn
+        assert pre is not None, "the checker keeps choices out of lambdas"
+        var = f"${self.temps}"
+        self.temps += 1
+        pre.append((CHOOSE, var, fn))
+        return lambda g, e: e[var]
+
+    def default(self, text: str) -> Fn:
+        """A parameter default is a tiny expression: a literal or a built-in name."""
+        if text.isdigit():
+            n = int(text)
+            return lambda g, e: n
+        if text.startswith(("'", '"')):
+            s = text[1:-1]
+            return lambda g, e: s
+        if text == "none":
+            return lambda g, e: None
+        if text in ("true", "false"):
+            flag = text == "true"
+            return lambda g, e: flag
+        return self.name(text)
+
+
+def _bind(impl: Callable[..., Any], args: tuple[Fn, ...]) -> Fn:
+    """A closure that evaluates the arguments and calls the primitive."""
+    match args:
+        case ():
+            return lambda g, e: impl(g)
+        case (a,):
+            return lambda g, e: impl(g, a(g, e))
+        case (a, b):
+            return lambda g, e: impl(g, a(g, e), b(g, e))
+        case (a, b, c):
+            return lambda g, e: impl(g, a(g, e), b(g, e), c(g, e))
+    return lambda g, e: impl(g, *[f(g, e) for f in args])
+
+
+def compile_program(node: ast.Node, ctx: Context) -> Program:
+    """Compile a checked program into steps."""
+    return Compiler(ctx).program(node)
+
+
+def compile_expr(node: ast.Node, ctx: Context) -> Fn:
+    """Compile a checked condition into one closure."""
+    return Compiler(ctx).expr(node, None)

@@ -1,0 +1,214 @@
+"""Text → syntax tree, with syntax errors a designer can read."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+
+
+class LangSyntaxError(Exception):
+    """A syntax error at (line, col) of an expression's text."""
+
+    def __init__(self, message: str, line: int, col: int, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+        self.hint = hint
+
+
+def _grammar_text() -> str:
+    packaged = resources.files("unodsl").joinpath("grammar/unodsl.lark")
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parents[2] / "grammar" / "unodsl.lark").read_text(encoding="utf-8")
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(_grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def _at(meta: Tree | Token) -> ast.At:
+    if isinstance(meta, Token):
+        return (meta.line or 1, meta.column or 1)
+    return (meta.meta.line, meta.meta.column) if not meta.meta.empty else (1, 1)
+
+
+@v_args(tree=True)
+class _ToAst(Transformer[Token, ast.Node]):
+    def seq(self, t: Tree) -> ast.Node:
+        body = tuple(t.children)
+        return body[0] if len(body) == 1 else ast.Seq(_at(t), body)  # type: ignore[arg-type]
+
+    def assign(self, t: Tree) -> ast.Node:
+        name, value = t.children
+        return ast.Assign(_at(t), str(name), value)  # type: ignore[arg-type]
+
+    def for_stmt(self, t: Tree) -> ast.Node:
+        var, iterable, body = t.children
+        return ast.For(_at(t), str(var), iterable, body)  # type: ignore[arg-type]
+
+    def while_stmt(self, t: Tree) -> ast.Node:
+        return ast.While(_at(t), *t.children)  # type: ignore[arg-type]
+
+    def repeat_stmt(self, t: Tree) -> ast.Node:
+        return ast.Repeat(_at(t), *t.children)  # type: ignore[arg-type]
+
+    def lambda_(self, t: Tree) -> ast.Node:
+        param, body = t.children
+        return ast.Lambda(_at(t), str(param), body)  # type: ignore[arg-type]
+
+    def if_else(self, t: Tree) -> ast.Node:
+        return ast.If(_at(t), *t.children)  # type: ignore[arg-type]
+
+    def if_only(self, t: Tree) -> ast.Node:
+        cond, then = t.children
+        return ast.If(_at(t), cond, then, None)  # type: ignore[arg-type]
+
+    def _chain(self, t: Tree, op: str) -> ast.Node:
+        nodes: list[ast.Node] = t.children  # type: ignore[assignment]
+        result = nodes[0]
+        for right in nodes[1:]:
+            result = ast.Binary(result.at, op, result, right)
+        return result
+
+    def or_(self, t: Tree) -> ast.Node:
+        return self._chain(t, "or")
+
+    def and_(self, t: Tree) -> ast.Node:
+        return self._chain(t, "and")
+
+    def not_(self, t: Tree) -> ast.Node:
+        return ast.Unary(_at(t), "not", t.children[0])  # type: ignore[arg-type]
+
+    def neg(self, t: Tree) -> ast.Node:
+        return ast.Unary(_at(t), "-", t.children[0])  # type: ignore[arg-type]
+
+    def compare(self, t: Tree) -> ast.Node:
+        left, op, right = t.children
+        return ast.Binary(left.at, str(op), left, right)  # type: ignore[union-attr, arg-type]
+
+    def contains(self, t: Tree) -> ast.Node:
+        left, right = t.children
+        return ast.Binary(left.at, "in", left, right)  # type: ignore[union-attr, arg-type]
+
+    def arith(self, t: Tree) -> ast.Node:
+        items = t.children
+        result: ast.Node = items[0]  # type: ignore[assignment]
+        for i in range(1, len(items), 2):
+            result = ast.Binary(result.at, str(items[i]), result, items[i + 1])  # type: ignore[arg-type]
+        return result
+
+    def attr(self, t: Tree) -> ast.Node:
+        obj, name = t.children
+        return ast.Attr(_at(name), obj, str(name))  # type: ignore[arg-type]
+
+    def call(self, t: Tree) -> ast.Node:
+        name, args = t.children
+        positional: list[ast.Node] = []
+        keywords: list[tuple[str, ast.Node]] = []
+        for arg in args.children if isinstance(args, Tree) else ():
+            if isinstance(arg, tuple):
+                keywords.append(arg)
+            else:
+                positional.append(arg)
+        return ast.Call(_at(name), str(name), tuple(positional), tuple(keywords))  # type: ignore[arg-type]
+
+    def kwarg(self, t: Tree) -> tuple[str, ast.Node]:
+        name, value = t.children
+        return (str(name), value)  # type: ignore[return-value]
+
+    def name(self, t: Tree) -> ast.Node:
+        return ast.Name(_at(t), str(t.children[0]))
+
+    def int_(self, t: Tree) -> ast.Node:
+        return ast.Literal(_at(t), int(str(t.children[0])))
+
+    def string(self, t: Tree) -> ast.Node:
+        return ast.Literal(_at(t), str(t.children[0])[1:-1])
+
+    def true(self, t: Tree) -> ast.Node:
+        return ast.Literal(_at(t), True)
+
+    def false(self, t: Tree) -> ast.Node:
+        return ast.Literal(_at(t), False)
+
+    def none(self, t: Tree) -> ast.Node:
+        return ast.Literal(_at(t), None)
+
+    def list_(self, t: Tree) -> ast.Node:
+        items = tuple(c for c in t.children if c is not None)
+        return ast.ListExpr(_at(t), items)  # type: ignore[arg-type]
+
+
+_TOKEN_WORDS = {
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','",
+    "SEMICOLON": "';'", "DOT": "'.'", "COLON": "':'", "EQUAL": "'='", "NAME": "a name",
+    "INT": "a number", "STRING": "a string", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'", "THEN": "'then'", "ELSE": "'else'", "DO": "'do'", "IN": "'in'",
+    "__ANON_0": "'->'", "MINUS": "'-'", "NOT": "'not'", "IF": "'if'", "FOR": "'for'",
+    "WHILE": "'while'", "REPEAT": "'repeat'", "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'",
+}
+
+
+def _describe(expected: set[str]) -> str:
+    words = sorted({_TOKEN_WORDS.get(e, repr(e.lower())) for e in expected})
+    return ", ".join(words[:6]) + (" …" if len(words) > 6 else "")
+
+
+def _explain(text: str, err: UnexpectedInput) -> LangSyntaxError:
+    line, col = err.line or 1, err.column or 1
+    opened = text.count("(") - text.count(")")
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        if opened > 0:
+            return LangSyntaxError("missing closing parenthesis ')'", *_end(text),
+                                   "every '(' needs a matching ')'")
+        if text.count("[") > text.count("]"):
+            return LangSyntaxError("missing closing bracket ']'", *_end(text))
+        return LangSyntaxError("the expression ends too early", *_end(text),
+                               f"expected {_describe(err.expected)}")
+    if isinstance(err, UnexpectedCharacters):
+        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        hint = None
+        if char == "=":
+            hint = "compare with '==', assign with 'name = value'"
+        elif char in "&|":
+            hint = "write 'and' / 'or'"
+        elif char == "!":
+            hint = "write 'not x' or 'a != b'"
+        return LangSyntaxError(f"unexpected character {char!r}", line, col, hint)
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    if tok.type == "RPAR" and opened < 0:
+        return LangSyntaxError("unmatched closing parenthesis ')'", line, col)
+    if tok.type == "RSQB" and text.count("]") > text.count("["):
+        return LangSyntaxError("unmatched closing bracket ']'", line, col)
+    what = f"{tok.value!r}"
+    if tok.type == "EQUAL":
+        return LangSyntaxError("unexpected '='", line, col, "compare with '==', assign with 'name = value'")
+    if "COMMA" in err.expected and "RPAR" in err.expected and tok.type in ("NAME", "INT", "STRING"):
+        return LangSyntaxError(f"missing ',' before {what}", line, col, "separate arguments with ','")
+    return LangSyntaxError(f"unexpected {what}", line, col, f"expected {_describe(err.expected)}")
+
+
+def _end(text: str) -> tuple[int, int]:
+    lines = text.rstrip().split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def parse(text: str) -> ast.Node:
+    """Parse a program (statements separated by ';') into a syntax tree."""
+    if not text.strip():
+        raise LangSyntaxError("empty expression", 1, 1)
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as err:
+        raise _explain(text, err) from None
+    return _ToAst().transform(tree)

@@ -1,0 +1,131 @@
+"""What the language knows about its primitives and built-in names.
+
+The engine registers each primitive (one short function) with its parameter
+types; the checker uses the signatures, the compiler binds the functions, and
+the language reference is generated from the docstrings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+# Static types of the language. "zone" is a card list that cards can be moved
+# to and from (a hand, a pile); "fn" is a lambda; "any" fits every type.
+Type = Literal["card", "cards", "zone", "player", "players", "color", "int", "bool",
+               "str", "fn", "any", "none"]
+Kind = Literal["query", "effect", "choice"]
+
+SUBTYPES: dict[str, set[str]] = {
+    "cards": {"zone"},
+    "players": set(),
+    "str": {"color"},
+    "color": {"str"},
+    "int": set(),
+}
+
+
+def fits(actual: str, expected: str) -> bool:
+    """Can a value of static type `actual` be used where `expected` is wanted?"""
+    return (actual == expected or "any" in (actual, expected) or actual == "none"
+            or actual in SUBTYPES.get(expected, ()))
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type: str
+    default: str | None = None  # language text, compiled where used ("player")
+
+
+@dataclass(frozen=True, slots=True)
+class Primitive:
+    """One function of the language: its signature, its kind and its code."""
+
+    name: str
+    kind: Kind
+    params: tuple[Param, ...]
+    returns: str
+    impl: Callable[..., Any]
+    doc: str
+    elem: str | None = None  # for list-returning functions: the element type follows arg 0
+
+    def usage(self) -> str:
+        parts = [f"{p.name}: {p.default}" if p.default else p.name for p in self.params]
+        return f"{self.name}({', '.join(parts)})"
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinName:
+    """A name every expression can read (`top`, `current_color`, `next`, …)."""
+
+    name: str
+    type: str
+    getter: Callable[..., Any]  # (game, env) -> value
+    doc: str
+
+
+def _parse_params(spec: str) -> tuple[Param, ...]:
+    params = []
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        head, _, default = part.partition("=")
+        name, _, typ = head.partition(":")
+        params.append(Param(name.strip(), typ.strip() or "any", default.strip() or None))
+    return tuple(params)
+
+
+@dataclass
+class Registry:
+    """The primitives and names of the language, filled in by the engine."""
+
+    primitives: dict[str, Primitive] = field(default_factory=dict)
+    names: dict[str, BuiltinName] = field(default_factory=dict)
+
+    def _add(self, kind: Kind, spec: str, returns: str, elem: str | None
+             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            name = fn.__name__.rstrip("_")
+            doc = " ".join((fn.__doc__ or "").split())
+            self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, doc, elem)
+            return fn
+        return register
+
+    def query(self, spec: str = "", returns: str = "any", elem: str | None = None
+              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a side-effect-free function."""
+        return self._add("query", spec, returns, elem)
+
+    def effect(self, spec: str = "", returns: str = "none"
+               ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register an effect: it changes the game (and may give a value back)."""
+        return self._add("effect", spec, returns, None)
+
+    def choice(self, spec: str, returns: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a choice: it returns a Decision the engine puts to a player."""
+        return self._add("choice", spec, returns, None)
+
+    def name(self, type_: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a built-in name read by a getter (game, env) -> value."""
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            name = fn.__name__.rstrip("_")
+            self.names[name] = BuiltinName(name, type_, fn, " ".join((fn.__doc__ or "").split()))
+            return fn
+        return register
+
+
+CARD_ATTRS: dict[str, tuple[str, str]] = {
+    "kind": ("str", "the card kind's name, as in the `cards:` table"),
+    "color": ("color", "its colour, or none for a colourless (wild) card"),
+    "rank": ("int", "its number, or none for an action card"),
+    "points": ("int", "what it scores at the end of a round"),
+    "wild": ("bool", "true when it may be played on anything"),
+    "symbol": ("str", "what it matches besides colour: its rank as text, or its kind"),
+    "back": ("card", "the face on the other side (public at a real table), or none"),
+}
+
+PLAYER_ATTRS: dict[str, tuple[str, str]] = {
+    "hand": ("zone", "the player's hand"),
+    "score": ("int", "the player's game score so far"),
+    "seat": ("int", "the seat number, 0-based, clockwise"),
+}

@@ -1,0 +1,214 @@
+"""Read YAML safely while keeping the file, line and column of every node.
+
+Only the plain YAML types are built (maps, lists, strings, numbers, booleans,
+null); any other tag is refused, so loading a variant never runs code. Duplicate
+keys are refused with both lines. Documents that expand past a node budget
+(alias bombs) and oversized files are refused too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .errors import Diagnostic, Pos, VariantError
+
+MAX_BYTES = 1_000_000
+MAX_NODES = 200_000
+
+Key = tuple[str | int, ...]
+
+_INT = re.compile(r"[-+]?(0|[1-9][0-9_]*)$")
+_FLOAT = re.compile(r"[-+]?([0-9][0-9_]*)?\.[0-9]+([eE][-+]?[0-9]+)?$")
+_TRUE = {"true", "True", "TRUE", "yes", "Yes", "on", "On"}
+_FALSE = {"false", "False", "FALSE", "no", "No", "off", "Off"}
+_NULL = {"", "~", "null", "Null", "NULL"}
+_SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null")}
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a scalar's text starts, and how its inner offsets map to the file."""
+
+    pos: Pos
+    style: str | None  # None plain, "'" or '"' quoted, "|" or ">" block
+    indent: int  # column (0-based) of the text of a block scalar
+
+    def locate(self, line: int, col: int) -> Pos:
+        """File position of 1-based (line, col) inside the scalar's text."""
+        if self.style in ("|", ">"):
+            return Pos(self.pos.file, self.pos.line + line, self.indent + col)
+        if line == 1:
+            shift = 1 if self.style in ("'", '"') else 0
+            return Pos(self.pos.file, self.pos.line, self.pos.col + shift + col - 1)
+        return Pos(self.pos.file, self.pos.line + line - 1, col)
+
+
+@dataclass
+class Source:
+    """Plain data read from one file, plus where each node and key came from."""
+
+    data: Any
+    file: str
+    spans: dict[Key, Span] = field(default_factory=dict)
+    key_spans: dict[Key, Span] = field(default_factory=dict)
+
+    def pos(self, key: Key) -> Pos:
+        """The position of the node at `key`, or of its nearest ancestor."""
+        for n in range(len(key), -1, -1):
+            span = self.spans.get(key[:n])
+            if span is not None:
+                return span.pos
+        return Pos(self.file, 1, 1)
+
+    def key_pos(self, key: Key) -> Pos:
+        """The position of the mapping key naming `key` (falls back to the value)."""
+        span = self.key_spans.get(key)
+        return span.pos if span else self.pos(key)
+
+
+def read_text(path: str | Path) -> tuple[str, str]:
+    """Read a variant file, refusing what is not a reasonably sized text file."""
+    name = str(path)
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise VariantError.at(
+                Pos(name, 1, 1),
+                f"file is {size:,} bytes; variant files are limited to {MAX_BYTES:,}",
+                "a variant is a short description; split out or remove generated content",
+            )
+        return name, p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise VariantError.at(Pos(name, 1, 1), "no such file") from None
+    except IsADirectoryError:
+        raise VariantError.at(Pos(name, 1, 1), "is a directory, not a variant file") from None
+    except UnicodeDecodeError as exc:
+        raise VariantError.at(Pos(name, 1, 1), f"not UTF-8 text ({exc.reason})") from None
+
+
+def load_source(path: str | Path) -> Source:
+    """Load one YAML file with positions."""
+    name, text = read_text(path)
+    return parse_source(text, name)
+
+
+def parse_source(text: str, name: str = "<string>") -> Source:
+    """Parse YAML text with positions (see module docstring for what is refused)."""
+    lines = text.splitlines()
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or "invalid YAML"
+        hint = None
+        if "\t" in text and "tab" in str(problem).lower() or _tab_at(lines, line):
+            hint = "YAML indentation must use spaces, not tabs"
+        raise VariantError.at(Pos(name, line, col), f"YAML syntax: {problem}", hint) from None
+    except yaml.YAMLError as exc:
+        raise VariantError.at(Pos(name, 1, 1), f"YAML syntax: {exc}") from None
+    src = Source(None, name)
+    if node is None:
+        raise VariantError.at(Pos(name, 1, 1), "the file is empty", "start with `unodsl: 1`")
+    builder = _Builder(src, lines)
+    src.data = builder.build(node, ())
+    return src
+
+
+def _tab_at(lines: list[str], line: int) -> bool:
+    return 0 < line <= len(lines) and "\t" in lines[line - 1]
+
+
+class _Builder:
+    def __init__(self, src: Source, lines: list[str]) -> None:
+        self.src = src
+        self.lines = lines
+        self.count = 0
+
+    def span(self, node: Node) -> Span:
+        mark = node.start_mark
+        pos = Pos(self.src.file, mark.line + 1, mark.column + 1)
+        style = getattr(node, "style", None)
+        indent = 0
+        if style in ("|", ">") and mark.line + 1 < len(self.lines):
+            body = self.lines[mark.line + 1]
+            indent = len(body) - len(body.lstrip(" "))
+        return Span(pos, style, indent)
+
+    def build(self, node: Node, key: Key) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise VariantError.at(
+                self.span(node).pos,
+                f"the document expands to more than {MAX_NODES:,} nodes",
+                "aliases that repeat aliases grow exponentially (a 'billion laughs' file)",
+            )
+        self.src.spans[key] = self.span(node)
+        if isinstance(node, MappingNode):
+            return self.mapping(node, key)
+        if isinstance(node, SequenceNode):
+            self.check_tag(node, "tag:yaml.org,2002:seq")
+            return [self.build(item, (*key, i)) for i, item in enumerate(node.value)]
+        assert isinstance(node, ScalarNode)
+        return self.scalar(node)
+
+    def check_tag(self, node: Node, expected: str) -> None:
+        if node.tag != expected:
+            raise VariantError.at(
+                self.span(node).pos,
+                f"YAML tag {node.tag!r} is not allowed",
+                "variant files are plain data: maps, lists, strings, numbers and booleans",
+            )
+
+    def mapping(self, node: MappingNode, key: Key) -> dict[str, Any]:
+        self.check_tag(node, "tag:yaml.org,2002:map")
+        out: dict[str, Any] = {}
+        for knode, vnode in node.value:
+            if knode.tag == "tag:yaml.org,2002:merge":
+                raise VariantError.at(
+                    self.span(knode).pos, "YAML merge keys (<<) are not supported",
+                    "use `extends:` to build on another variant",
+                )
+            name = self.build_key(knode)
+            child = (*key, name)
+            if name in out:
+                first = self.src.key_spans[child].pos
+                raise VariantError.at(
+                    self.span(knode).pos,
+                    f"duplicate key {name!r} (first defined at line {first.line})",
+                    "remove one of the two; YAML would silently keep only the last",
+                )
+            self.src.key_spans[child] = self.span(knode)
+            out[name] = self.build(vnode, child)
+        return out
+
+    def build_key(self, node: Node) -> str:
+        if not isinstance(node, ScalarNode):
+            raise VariantError.at(self.span(node).pos, "a mapping key must be a plain name")
+        value = self.scalar(node)
+        return value if isinstance(value, str) else str(node.value)
+
+    def scalar(self, node: ScalarNode) -> Any:
+        text = node.value
+        if node.tag not in _SCALAR_TAGS:
+            self.check_tag(node, "tag:yaml.org,2002:str")
+        if node.style is not None or node.tag == "tag:yaml.org,2002:str":
+            return text
+        if text in _NULL:
+            return None
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        if _INT.match(text):
+            return int(text.replace("_", ""))
+        if _FLOAT.match(text):
+            return float(text.replace("_", ""))
+        return text
