@@ -27,6 +27,8 @@ class _Word:
     def __str__(self) -> str:
         return self.word
 
+    __repr__ = __str__
+
 
 DRAW = _Word("draw")  # draw (or take the pending penalty)
 KEEP = _Word("keep")  # keep the card just drawn

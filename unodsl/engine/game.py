@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping, Sequence
 from types import GeneratorType
 from typing import Any
 
@@ -29,14 +29,16 @@ class Game:
     """One game of a variant: zones, turn order, scores, one seeded RNG."""
 
     def __init__(self, variant: Variant, players: int, seed: int = 0, *,
-                 max_turns: int = 5_000, record: bool = False) -> None:
+                 max_turns: int = 5_000, record: bool = False,
+                 stacked: Sequence[str] | None = None) -> None:
         if not variant.min_players <= players <= variant.max_players:
             raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} "
                               f"players, not {players}")
         self.variant = variant
         self.n = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed) if stacked is None else _Unshuffled(seed)
+        self._stacked = stacked
         self.max_turns = max_turns
         self.cards = self._make_cards()
         self._plays = [Play(c) for c in self.cards]
@@ -117,6 +119,57 @@ class Game:
             if z is zone:
                 return name
         return "cards"
+
+    def arrange(self, hands: Mapping[int, Sequence[str]], discard: Sequence[str] = (),
+                draw: Sequence[str] = (), *, current: int = 0, color: str | None = None,
+                dealer: int | None = None, direction: int = 1) -> None:
+        """Set up a position by card labels ("red 7", "wild draw four") and start
+        `current`'s turn there. `discard` ends with the top card; `draw` starts with
+        the next card drawn; every other card goes under the draw pile."""
+        zones = self._by_labels({"discard": discard, "draw": draw,
+                                 **{f"hand {p}": h for p, h in hands.items()}})
+        for p, hand in enumerate(self.hands):
+            hand[:] = zones.get(f"hand {p}", [])
+        self.discard_pile[:] = zones["discard"]
+        self.draw_pile[:] = zones["draw"]
+        self.aside.clear()
+        for flags in self.flags:
+            flags.clear()
+        self.current = current
+        self.dealer = self.dealer if dealer is None else dealer
+        self.direction = direction
+        top_card = self.discard_pile[-1] if self.discard_pile else None
+        self.current_color = color if color is not None else (top_card.color if top_card else None)
+        self.penalty, self.penalty_answer, self.round_winner = 0, None, None
+        self.skips, self.again, self.next_override = 0, False, None
+        self._queue.clear()
+        self._flow = self._resume()
+        self._step(None)
+
+    def _by_labels(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, list[Card]]:
+        """Pick physical cards by label for each zone; the rest go to "draw" (under)."""
+        free: dict[str, list[Card]] = {}
+        for card in reversed(self.cards):
+            free.setdefault(card.label, []).append(card)
+        out: dict[str, list[Card]] = {}
+        for zone, labels in wanted.items():
+            picked = []
+            for label in labels:
+                if not free.get(label):
+                    known = ", ".join(sorted(free)[:8])
+                    raise UnoDslError(f"no card {label!r} left for {zone} (labels look like: {known} …)")
+                picked.append(free[label].pop())
+            out[zone] = picked
+        rest = [c for cards in free.values() for c in cards]
+        rest.sort(key=lambda c: c.id)
+        out["draw"] = rest + out.get("draw", [])[::-1]
+        return out
+
+    def _resume(self) -> Flow:
+        yield from self._play_round(advance=False)
+        while self.winner is None:
+            self.round += 1
+            yield from self._round()
 
     # -- driving the flow ---------------------------------------------------
     def _step(self, choice: Any) -> None:
@@ -213,6 +266,8 @@ class Game:
         for zone in (self.discard_pile, self.aside, *self.hands):
             zone.clear()
         self.draw_pile[:] = self.cards
+        if self._stacked is not None and self.round == 1:
+            self.draw_pile[:] = self._by_labels({"draw": self._stacked})["draw"]
         for flags in self.flags:
             flags.clear()
         self.direction = 1
@@ -238,8 +293,13 @@ class Game:
             self.emit("round_start", {"player": self.dealer, "round": self.round})
         yield from self.run(v.setup, {"player": self.dealer})
         yield from self._drain()
+        yield from self._play_round(advance=True)
+
+    def _play_round(self, advance: bool) -> Flow:
         while self.round_winner is None:
-            self._advance()
+            if advance:
+                self._advance()
+            advance = True
             if self.turns >= self.max_turns:
                 raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
                                    "winner (raise max_turns, or check the variant's rules)")
@@ -405,6 +465,13 @@ class Game:
             self.winner = self.scores.index(best)
             if "game_end" in self._watch:
                 self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
+
+
+class _Unshuffled(random.Random):
+    """A generator whose shuffle leaves the order alone (for stacked decks)."""
+
+    def shuffle(self, x: Any, *args: Any) -> None:
+        return None
 
 
 class _All:

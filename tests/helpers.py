@@ -1,0 +1,84 @@
+"""Helpers for scenario tests: load variants once, answer decisions by name."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from unodsl import Game, load_variant
+from unodsl.engine.actions import Play
+from unodsl.model import Variant
+
+ROOT = Path(__file__).resolve().parents[1]
+VARIANTS = ROOT / "variants"
+
+
+@cache
+def variant(name: str, **options: bool) -> Variant:
+    """A shipped variant by file stem (cached), with options switched on or off."""
+    return load_variant(VARIANTS / f"{name}.yaml", options)
+
+
+def game(name: str, players: int = 2, *, seed: int = 0, options: dict[str, bool] | None = None,
+         stacked: list[str] | None = None) -> Game:
+    """A recorded game of a shipped variant."""
+    return Game(variant(name, **(options or {})), players, seed, record=True, stacked=stacked)
+
+
+def option_text(option: Any) -> str:
+    if isinstance(option, Play):
+        return f"play {option.card.label}"
+    return str(option).lower() if isinstance(option, bool) else str(option)
+
+
+def answer(g: Game, *choices: Any) -> None:
+    """Answer the pending decisions in order. A choice may be given as the option
+    itself or as its text: "play red 7", "draw", "keep", "red", "yes"/"no" for a
+    question, a card label for a card choice, or a seat number for a player choice."""
+    for want in choices:
+        d = g.decision
+        assert d is not None, f"no decision pending for {want!r}"
+        if want in ("yes", "no") and d.kind == "ask":
+            g.apply(want == "yes")
+            continue
+        for option in d.options:
+            text = option.label if d.kind == "card" else option_text(option)
+            if option is want or (not isinstance(want, bool) and (text == want or option == want)):
+                g.apply(option)
+                break
+        else:
+            raise AssertionError(f"{want!r} is not an option of {d}: {[option_text(o) for o in d.options]}")
+
+
+def labels(cards: list[Any]) -> list[str]:
+    return [c.label for c in cards]
+
+
+def hand(g: Game, p: int) -> list[str]:
+    return sorted(c.label for c in g.hands[p])
+
+
+def events(g: Game, name: str) -> list[dict[str, Any]]:
+    assert g.events is not None
+    return [data for ev, data in g.events if ev == name]
+
+
+def pending(g: Game) -> tuple[int, str, str]:
+    """(player, kind, prompt) of the pending decision."""
+    d = g.decision
+    assert d is not None
+    return d.player, d.kind, d.prompt
+
+
+def deal_order(hands: list[list[str]], dealer: int) -> list[str]:
+    """The stacked deck order that deals `hands` (one card at a time from the
+    dealer's left), for games whose setup deals before anything else is drawn."""
+    n = len(hands)
+    order = []
+    for i in range(max(len(h) for h in hands)):
+        for k in range(1, n + 1):
+            p = (dealer + k) % n
+            if i < len(hands[p]):
+                order.append(hands[p][i])
+    return order
