@@ -135,9 +135,11 @@ class _Builder:
         self.kinds = frozenset(d["cards"])
         self.colors = frozenset(c for s in sides_raw for c in s.get("colors", []))
         kinds = {name: self.kind(name) for name in d["cards"]}
+        before = len(self.diags)
         sides = tuple(self.side(raw, key, kinds) for raw, key in zip(sides_raw, side_keys, strict=True))
-        self.deck_checks(d, sides, side_keys)
-        self.unused_kinds(d, sides)
+        if len(self.diags) == before:  # totals are only meaningful for a deck without errors
+            self.deck_checks(d, sides, side_keys)
+            self.unused_kinds(d, sides)
         players = d["players"]
         if players["min"] > players["max"]:
             self.error(("players",), f"players: min ({players['min']}) is more than max ({players['max']})")
@@ -160,7 +162,7 @@ class _Builder:
                               allowed_if=self.condition(("turn", "draw", "allowed_if"), PLAYER_ENV),
                               then=draw.get("then", "may_play")),
             ),
-            scoring=Scoring(d["scoring"]["round"] if "round" in d["scoring"] else "winner_scores_others",
+            scoring=Scoring(d["scoring"].get("round", "winner_scores_others"),
                             d["scoring"]["target"], d["scoring"].get("winner", "highest")),
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
@@ -215,7 +217,7 @@ class _Builder:
                 self.error(key, f"{kname!r} scores its rank (points: rank) but this group gives no ranks",
                            "add ranks: 1-9 (for example)")
                 continue
-            for rank in ranks or [None]:
+            for rank in ranks or (None,):
                 points = rank if kind.points == "rank" else kind.points
                 for color in use if per_color else [None]:
                     face = Face(kname, color, rank, int(points or 0), kind.wild)

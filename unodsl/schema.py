@@ -57,7 +57,7 @@ def _describe(err: ValidationError, src: Source) -> Diagnostic:
         return Diagnostic(src.key_pos((*path, name)), f"{where}: unknown key {name!r}", hint)
     if v == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
-        words = " or ".join(_TYPE_WORDS.get(w, w) for w in wanted)
+        words = " or ".join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted)
         return Diagnostic(pos, f"{where} should be {words}, not {_typename(err.instance)}")
     if v == "enum":
         options = [str(o) for o in err.validator_value]

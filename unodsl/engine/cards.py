@@ -11,8 +11,20 @@ from ..model import CardKind, Face
 class Card:
     """A card in a game. Its visible fields follow the side in play (see show)."""
 
-    __slots__ = ("id", "faces", "kind", "color", "rank", "points", "wild", "symbol",
-                 "on_play", "legal_if", "back", "label")
+    __slots__ = (
+        "back",
+        "color",
+        "faces",
+        "id",
+        "kind",
+        "label",
+        "legal_if",
+        "on_play",
+        "points",
+        "rank",
+        "symbol",
+        "wild",
+    )
 
     def __init__(self, id_: int, faces: tuple[Face, ...], kinds: Mapping[str, CardKind]) -> None:
         self.id = id_

@@ -30,7 +30,7 @@ class Game:
 
     def __init__(self, variant: Variant, players: int, seed: int = 0, *,
                  max_turns: int = 5_000, record: bool = False,
-                 stacked: Sequence[str] | None = None) -> None:
+                 stacked: Sequence[str] | None = None, listeners: Sequence[Listener] = ()) -> None:
         if not variant.min_players <= players <= variant.max_players:
             raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} "
                               f"players, not {players}")
@@ -65,11 +65,11 @@ class Game:
         self.winner: int | None = None
         self.round_turns: list[int] = []
         self.events: list[tuple[str, dict[str, Any]]] | None = [] if record else None
-        self.listeners: list[Listener] = []
+        self.listeners: list[Listener] = list(listeners)
         self._subs: dict[str, tuple[Rule, ...]] = {}
         for rule in variant.rules:
             self._subs[rule.event] = (*self._subs.get(rule.event, ()), rule)
-        self._watch: set[str] | _All = _ALL if record else set(self._subs)
+        self._watch: set[str] | _All = _ALL if record or listeners else set(self._subs)
         self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
         self._legal_env: dict[str, Any] = {}
         self._match = variant.turn.match
@@ -345,8 +345,8 @@ class Game:
         plays = self._plays
         if self.penalty:
             answer = self.penalty_answer
-            options = [plays[c.id] for c in self.hands[p]
-                       if answer is not None and answer(c) and legal(p, c)]
+            options: list[Any] = [plays[c.id] for c in self.hands[p]
+                                  if answer is not None and answer(c) and legal(p, c)]
             options.append(DRAW)
             return tuple(options)
         options = [plays[c.id] for c in self.hands[p] if legal(p, c)]
@@ -380,9 +380,9 @@ class Game:
         card = drawn[-1]
         if card not in self.hands[p] or not self.legal(p, card):
             return
-        if rule.then == "may_play":
-            if (yield from self.decide(Decision(p, "drawn", (self._plays[card.id], KEEP)))) is KEEP:
-                return
+        offer = Decision(p, "drawn", (self._plays[card.id], KEEP))
+        if rule.then == "may_play" and (yield from self.decide(offer)) is KEEP:
+            return
         yield from self.play(p, card)
 
     def play(self, p: int, card: Card, effect: bool = True) -> Flow:

@@ -48,13 +48,13 @@ def current_color(g: Game, e: Env) -> str | None:
 @name("player")
 def next_(g: Game, e: Env) -> int:
     """The player after `player` in the current direction."""
-    return (e["player"] + g.direction) % g.n
+    return int((e["player"] + g.direction) % g.n)
 
 
 @name("player")
 def previous(g: Game, e: Env) -> int:
     """The player before `player` in the current direction."""
-    return (e["player"] - g.direction) % g.n
+    return int((e["player"] - g.direction) % g.n)
 
 
 @name("player")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -35,117 +36,121 @@ def _parser() -> Lark:
     return Lark(_grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 
-def _at(meta: Tree | Token) -> ast.At:
+def _at(meta: Tree[Any] | Token) -> ast.At:
     if isinstance(meta, Token):
         return (meta.line or 1, meta.column or 1)
     return (meta.meta.line, meta.meta.column) if not meta.meta.empty else (1, 1)
 
 
+def _kids(t: Tree[Any]) -> list[Any]:
+    return list(t.children)
+
+
 @v_args(tree=True)
-class _ToAst(Transformer[Token, ast.Node]):
-    def seq(self, t: Tree) -> ast.Node:
-        body = tuple(t.children)
-        return body[0] if len(body) == 1 else ast.Seq(_at(t), body)  # type: ignore[arg-type]
+class _ToAst(Transformer[Token, Any]):
+    def seq(self, t: Tree[Any]) -> ast.Node:
+        body = tuple(_kids(t))
+        return body[0] if len(body) == 1 else ast.Seq(_at(t), body)
 
-    def assign(self, t: Tree) -> ast.Node:
-        name, value = t.children
-        return ast.Assign(_at(t), str(name), value)  # type: ignore[arg-type]
+    def assign(self, t: Tree[Any]) -> ast.Node:
+        name, value = _kids(t)
+        return ast.Assign(_at(t), str(name), value)
 
-    def for_stmt(self, t: Tree) -> ast.Node:
-        var, iterable, body = t.children
-        return ast.For(_at(t), str(var), iterable, body)  # type: ignore[arg-type]
+    def for_stmt(self, t: Tree[Any]) -> ast.Node:
+        var, iterable, body = _kids(t)
+        return ast.For(_at(t), str(var), iterable, body)
 
-    def while_stmt(self, t: Tree) -> ast.Node:
-        return ast.While(_at(t), *t.children)  # type: ignore[arg-type]
+    def while_stmt(self, t: Tree[Any]) -> ast.Node:
+        return ast.While(_at(t), *_kids(t))
 
-    def repeat_stmt(self, t: Tree) -> ast.Node:
-        return ast.Repeat(_at(t), *t.children)  # type: ignore[arg-type]
+    def repeat_stmt(self, t: Tree[Any]) -> ast.Node:
+        return ast.Repeat(_at(t), *_kids(t))
 
-    def lambda_(self, t: Tree) -> ast.Node:
-        param, body = t.children
-        return ast.Lambda(_at(t), str(param), body)  # type: ignore[arg-type]
+    def lambda_(self, t: Tree[Any]) -> ast.Node:
+        param, body = _kids(t)
+        return ast.Lambda(_at(t), str(param), body)
 
-    def if_else(self, t: Tree) -> ast.Node:
-        return ast.If(_at(t), *t.children)  # type: ignore[arg-type]
+    def if_else(self, t: Tree[Any]) -> ast.Node:
+        return ast.If(_at(t), *_kids(t))
 
-    def if_only(self, t: Tree) -> ast.Node:
-        cond, then = t.children
-        return ast.If(_at(t), cond, then, None)  # type: ignore[arg-type]
+    def if_only(self, t: Tree[Any]) -> ast.Node:
+        cond, then = _kids(t)
+        return ast.If(_at(t), cond, then, None)
 
-    def _chain(self, t: Tree, op: str) -> ast.Node:
-        nodes: list[ast.Node] = t.children  # type: ignore[assignment]
+    def _chain(self, t: Tree[Any], op: str) -> ast.Node:
+        nodes: list[ast.Node] = _kids(t)
         result = nodes[0]
         for right in nodes[1:]:
             result = ast.Binary(result.at, op, result, right)
         return result
 
-    def or_(self, t: Tree) -> ast.Node:
+    def or_(self, t: Tree[Any]) -> ast.Node:
         return self._chain(t, "or")
 
-    def and_(self, t: Tree) -> ast.Node:
+    def and_(self, t: Tree[Any]) -> ast.Node:
         return self._chain(t, "and")
 
-    def not_(self, t: Tree) -> ast.Node:
-        return ast.Unary(_at(t), "not", t.children[0])  # type: ignore[arg-type]
+    def not_(self, t: Tree[Any]) -> ast.Node:
+        return ast.Unary(_at(t), "not", _kids(t)[0])
 
-    def neg(self, t: Tree) -> ast.Node:
-        return ast.Unary(_at(t), "-", t.children[0])  # type: ignore[arg-type]
+    def neg(self, t: Tree[Any]) -> ast.Node:
+        return ast.Unary(_at(t), "-", _kids(t)[0])
 
-    def compare(self, t: Tree) -> ast.Node:
-        left, op, right = t.children
-        return ast.Binary(left.at, str(op), left, right)  # type: ignore[union-attr, arg-type]
+    def compare(self, t: Tree[Any]) -> ast.Node:
+        left, op, right = _kids(t)
+        return ast.Binary(left.at, str(op), left, right)
 
-    def contains(self, t: Tree) -> ast.Node:
-        left, right = t.children
-        return ast.Binary(left.at, "in", left, right)  # type: ignore[union-attr, arg-type]
+    def contains(self, t: Tree[Any]) -> ast.Node:
+        left, right = _kids(t)
+        return ast.Binary(left.at, "in", left, right)
 
-    def arith(self, t: Tree) -> ast.Node:
-        items = t.children
-        result: ast.Node = items[0]  # type: ignore[assignment]
+    def arith(self, t: Tree[Any]) -> ast.Node:
+        items = _kids(t)
+        result: ast.Node = items[0]
         for i in range(1, len(items), 2):
-            result = ast.Binary(result.at, str(items[i]), result, items[i + 1])  # type: ignore[arg-type]
+            result = ast.Binary(result.at, str(items[i]), result, items[i + 1])
         return result
 
-    def attr(self, t: Tree) -> ast.Node:
-        obj, name = t.children
-        return ast.Attr(_at(name), obj, str(name))  # type: ignore[arg-type]
+    def attr(self, t: Tree[Any]) -> ast.Node:
+        obj, name = _kids(t)
+        return ast.Attr(_at(name), obj, str(name))
 
-    def call(self, t: Tree) -> ast.Node:
-        name, args = t.children
+    def call(self, t: Tree[Any]) -> ast.Node:
+        name, args = _kids(t)
         positional: list[ast.Node] = []
         keywords: list[tuple[str, ast.Node]] = []
-        for arg in args.children if isinstance(args, Tree) else ():
+        for arg in _kids(args) if isinstance(args, Tree) else ():
             if isinstance(arg, tuple):
                 keywords.append(arg)
             else:
                 positional.append(arg)
-        return ast.Call(_at(name), str(name), tuple(positional), tuple(keywords))  # type: ignore[arg-type]
+        return ast.Call(_at(name), str(name), tuple(positional), tuple(keywords))
 
-    def kwarg(self, t: Tree) -> tuple[str, ast.Node]:
-        name, value = t.children
+    def kwarg(self, t: Tree[Any]) -> tuple[str, ast.Node]:
+        name, value = _kids(t)
         return (str(name), value)  # type: ignore[return-value]
 
-    def name(self, t: Tree) -> ast.Node:
-        return ast.Name(_at(t), str(t.children[0]))
+    def name(self, t: Tree[Any]) -> ast.Node:
+        return ast.Name(_at(t), str(_kids(t)[0]))
 
-    def int_(self, t: Tree) -> ast.Node:
-        return ast.Literal(_at(t), int(str(t.children[0])))
+    def int_(self, t: Tree[Any]) -> ast.Node:
+        return ast.Literal(_at(t), int(str(_kids(t)[0])))
 
-    def string(self, t: Tree) -> ast.Node:
-        return ast.Literal(_at(t), str(t.children[0])[1:-1])
+    def string(self, t: Tree[Any]) -> ast.Node:
+        return ast.Literal(_at(t), str(_kids(t)[0])[1:-1])
 
-    def true(self, t: Tree) -> ast.Node:
+    def true(self, t: Tree[Any]) -> ast.Node:
         return ast.Literal(_at(t), True)
 
-    def false(self, t: Tree) -> ast.Node:
+    def false(self, t: Tree[Any]) -> ast.Node:
         return ast.Literal(_at(t), False)
 
-    def none(self, t: Tree) -> ast.Node:
+    def none(self, t: Tree[Any]) -> ast.Node:
         return ast.Literal(_at(t), None)
 
-    def list_(self, t: Tree) -> ast.Node:
-        items = tuple(c for c in t.children if c is not None)
-        return ast.ListExpr(_at(t), items)  # type: ignore[arg-type]
+    def list_(self, t: Tree[Any]) -> ast.Node:
+        items = tuple(c for c in _kids(t) if c is not None)
+        return ast.ListExpr(_at(t), items)
 
 
 _TOKEN_WORDS = {
@@ -158,8 +163,8 @@ _TOKEN_WORDS = {
 }
 
 
-def _describe(expected: set[str]) -> str:
-    words = sorted({_TOKEN_WORDS.get(e, repr(e.lower())) for e in expected})
+def _describe(expected: Any) -> str:
+    words = sorted({_TOKEN_WORDS.get(str(e), repr(str(e).lower())) for e in expected})
     return ", ".join(words[:6]) + (" …" if len(words) > 6 else "")
 
 
@@ -175,7 +180,8 @@ def _explain(text: str, err: UnexpectedInput) -> LangSyntaxError:
         return LangSyntaxError("the expression ends too early", *_end(text),
                                f"expected {_describe(err.expected)}")
     if isinstance(err, UnexpectedCharacters):
-        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        at = err.pos_in_stream or 0
+        char = text[at] if at < len(text) else "?"
         hint = None
         if char == "=":
             hint = "compare with '==', assign with 'name = value'"
@@ -211,4 +217,5 @@ def parse(text: str) -> ast.Node:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _explain(text, err) from None
-    return _ToAst().transform(tree)
+    node: ast.Node = _ToAst().transform(tree)
+    return node
