@@ -29,7 +29,7 @@ def main() -> None:
     """unodsl: write UNO-family card games as data, check them, and play them.
 
     A variant is one YAML file (see `unodsl schema` and `unodsl explain`).
-    Shipped variants can be named instead of given as a path: classic, duo, …
+    A shipped variant can be named instead of given as a path (see `unodsl list`).
     """
 
 
@@ -166,7 +166,7 @@ def schema_cmd() -> None:
 def explain(name: str | None, as_markdown: bool) -> None:
     """Explain a function, name or event of the language (or list them all)."""
     if name is None or as_markdown:
-        click.echo(markdown())
+        click.echo(markdown(), nl=False)
         return
     text = entry(name)
     if text is None:

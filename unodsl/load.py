@@ -43,7 +43,7 @@ def shipped_names() -> list[str]:
 
 
 def resolve(name: str | Path) -> Path:
-    """A path as given, or the shipped variant of that name (`classic`)."""
+    """A path as given, or the shipped variant of that name (see `unodsl list`)."""
     path = Path(name)
     if path.suffix in (".yaml", ".yml") or path.exists() or "/" in str(name):
         return path

@@ -1,0 +1,32 @@
+"""The generated reference is current, and the engine names no variant or card kind."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from unodsl.engine.ops import REGISTRY
+from unodsl.reference import markdown
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_language_reference_is_up_to_date() -> None:
+    current = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    assert current == markdown(), "run: unodsl explain --markdown > docs/language.md"
+
+
+def test_every_primitive_and_name_is_documented() -> None:
+    undocumented = [p.name for p in REGISTRY.primitives.values() if len(p.doc) < 15]
+    undocumented += [n.name for n in REGISTRY.names.values() if len(n.doc) < 10]
+    assert undocumented == []
+
+
+def test_engine_names_no_variant_and_no_card_kind() -> None:
+    words = re.compile(r"\b(duo|pocket|pizza|all_wild|allwild|classic|flip_card)\b|draw_two|draw_four|"
+                       r"wild_draw|draw_five|skip_everyone|forced_swap|double_skip|deep_into|draw_color|"
+                       r"\"reverse\"|\"skip\"|\"number\"", re.IGNORECASE)
+    hits = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+            for p in (ROOT / "unodsl").rglob("*.py")
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if words.search(line)]
+    assert hits == []
