@@ -118,7 +118,7 @@ def test_unknown_option_on_load() -> None:
 def test_errors_inside_an_option_patch_are_found(tmp_path: Path) -> None:
     path = broken(tmp_path, "guilty = any(hand, c -> c.color == current_color);",
                   "guilty = any(hand, c -> c.color == current_colr);")
-    assert messages(path) == [f"{path}:99:48: error: unknown name 'current_colr'\n"
+    assert messages(path) == [f"{path}:103:48: error: unknown name 'current_colr'\n"
                               "  hint: did you mean 'current_color'?"]
 
 

@@ -135,13 +135,13 @@ def round_number(g: Game, e: Env) -> int:
 @query("items: any, test: fn", returns="bool")
 def any_(g: Game, items: list[Any], test: Pred) -> bool:
     """True if `test` holds for at least one item."""
-    return any(test(x) for x in items)
+    return any(map(test, items))
 
 
 @query("items: any, test: fn", returns="bool")
 def all_(g: Game, items: list[Any], test: Pred) -> bool:
     """True if `test` holds for every item (and for an empty list)."""
-    return all(test(x) for x in items)
+    return all(map(test, items))
 
 
 @query("items: any, test: fn = none", returns="int")

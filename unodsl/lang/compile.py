@@ -71,7 +71,10 @@ class Compiler:
             case ast.Name(id=name):
                 return self.name(name)
             case ast.Attr(obj=obj, name=name):
-                return self.attr(self.expr(obj, pre), name, self.ctx.types.get(id(obj), "any"))
+                type_ = self.ctx.types.get(id(obj), "any")
+                if type_ == "card" and isinstance(obj, ast.Name) and self.is_bound(obj.id):
+                    return self.bound_card_attr(obj.id, name)
+                return self.attr(self.expr(obj, pre), name, type_)
             case ast.ListExpr(items=items):
                 fns = tuple(self.expr(i, pre) for i in items)
                 return lambda g, e: [f(g, e) for f in fns]
@@ -92,6 +95,15 @@ class Compiler:
             case ast.Lambda(param=param, body=body):
                 return self.lambda_(param, self.expr(body, None))
         raise TypeError(f"cannot compile {node!r}")  # pragma: no cover
+
+    def is_bound(self, name: str) -> bool:
+        """A name the engine or the program binds (never none when it is a card)."""
+        return name in self.ctx.env or name not in self.ctx.registry.names
+
+    @staticmethod
+    def bound_card_attr(name: str, attr: str) -> Fn:
+        get = operator.attrgetter(attr)
+        return lambda g, e: get(e[name])
 
     def name(self, name: str) -> Fn:
         builtin = self.ctx.registry.names.get(name)
@@ -123,9 +135,11 @@ class Compiler:
             return lambda g, e: a(g, e) or b(g, e)
         if op == "in":
             return lambda g, e: a(g, e) in b(g, e)
+        if op == "==":
+            return lambda g, e: a(g, e) == b(g, e)
+        if op == "!=":
+            return lambda g, e: a(g, e) != b(g, e)
         fn = _BINARY[op]
-        if op in ("==", "!="):
-            return lambda g, e: fn(a(g, e), b(g, e))
 
         def arith(g: Any, e: dict[str, Any]) -> Any:
             x, y = a(g, e), b(g, e)
