@@ -327,7 +327,11 @@ class Game:
         if "turn_start" in self._watch:
             self.emit("turn_start", {"player": p})
             yield from self._drain()
-        action = yield from self.decide(Decision(p, "turn", self._turn_options(p)))
+        options = self._turn_options(p)
+        if len(options) == 1 and "choice" not in self._watch and not self._queue:
+            action = options[0]
+        else:
+            action = yield from self.decide(Decision(p, "turn", options))
         if action is DRAW:
             yield from self._draw_turn(p)
         elif action is not PASS:
@@ -343,17 +347,23 @@ class Game:
     def _turn_options(self, p: int) -> tuple[Any, ...]:
         legal = self.legal
         plays = self._plays
-        if self.penalty:
-            answer = self.penalty_answer
-            options: list[Any] = [plays[c.id] for c in self.hands[p]
-                                  if answer is not None and answer(c) and legal(p, c)]
-            options.append(DRAW)
-            return tuple(options)
-        options = [plays[c.id] for c in self.hands[p] if legal(p, c)]
-        allowed = self.variant.turn.draw.allowed_if
-        if allowed is None or allowed(self, {"player": p}):
-            options.append(DRAW)
-        return tuple(options) if options else (PASS,)
+        if not self.penalty:
+            env = self._legal_env
+            env["player"] = p
+            match = self._match
+            options: list[Any] = []
+            for c in self.hands[p]:
+                env["card"] = c
+                if match(self, env) and (c.legal_if is None or c.legal_if(self, env)):
+                    options.append(plays[c.id])
+            allowed = self.variant.turn.draw.allowed_if
+            if allowed is None or allowed(self, {"player": p}):
+                options.append(DRAW)
+            return tuple(options) if options else (PASS,)
+        answer = self.penalty_answer
+        options = [plays[c.id] for c in self.hands[p] if answer is not None and answer(c) and legal(p, c)]
+        options.append(DRAW)
+        return tuple(options)
 
     def _draw_turn(self, p: int) -> Flow:
         if self.penalty:

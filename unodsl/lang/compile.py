@@ -84,6 +84,12 @@ class Compiler:
             case ast.Unary(operand=x):
                 f = self.expr(x, pre)
                 return lambda g, e: -f(g, e)
+            case ast.Binary(op=("and" | "or") as op):
+                return self.chain(op, [self.expr(x, pre) for x in _operands(node, op)])
+            case ast.Binary(op=("==" | "!=") as op, left=a, right=ast.Literal(value=v)):
+                return self.compare_const(op, self.expr(a, pre), v)
+            case ast.Binary(op=("==" | "!=") as op, left=ast.Literal(value=v), right=b):
+                return self.compare_const(op, self.expr(b, pre), v)
             case ast.Binary(op=op, left=a, right=b):
                 return self.binary(op, self.expr(a, pre), self.expr(b, pre))
             case ast.If(cond=cond, then=then, orelse=orelse):
@@ -128,11 +134,30 @@ class Compiler:
         return card_attr
 
     @staticmethod
-    def binary(op: str, a: Fn, b: Fn) -> Fn:
+    def chain(op: str, fns: list[Fn]) -> Fn:
+        """`a and b and c` as one closure (fewer calls than nesting pairs)."""
         if op == "and":
-            return lambda g, e: a(g, e) and b(g, e)
-        if op == "or":
-            return lambda g, e: a(g, e) or b(g, e)
+            match fns:
+                case [a, b]:
+                    return lambda g, e: a(g, e) and b(g, e)
+                case [a, b, c]:
+                    return lambda g, e: a(g, e) and b(g, e) and c(g, e)
+            return lambda g, e: all(f(g, e) for f in fns)
+        match fns:
+            case [a, b]:
+                return lambda g, e: a(g, e) or b(g, e)
+            case [a, b, c]:
+                return lambda g, e: a(g, e) or b(g, e) or c(g, e)
+        return lambda g, e: any(f(g, e) for f in fns)
+
+    @staticmethod
+    def compare_const(op: str, a: Fn, value: Any) -> Fn:
+        if op == "==":
+            return lambda g, e: a(g, e) == value
+        return lambda g, e: a(g, e) != value
+
+    @staticmethod
+    def binary(op: str, a: Fn, b: Fn) -> Fn:
         if op == "in":
             return lambda g, e: a(g, e) in b(g, e)
         if op == "==":
@@ -193,6 +218,13 @@ class Compiler:
             flag = text == "true"
             return lambda g, e: flag
         return self.name(text)
+
+
+def _operands(node: ast.Node, op: str) -> list[ast.Node]:
+    """The operands of a chain of the same boolean operator, left to right."""
+    if isinstance(node, ast.Binary) and node.op == op:
+        return [*_operands(node.left, op), *_operands(node.right, op)]
+    return [node]
 
 
 def _bind(impl: Callable[..., Any], args: tuple[Fn, ...]) -> Fn:
