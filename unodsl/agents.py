@@ -43,7 +43,7 @@ class GreedyAgent:
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
-        hand = game.hands[decision.player]
+        hand = game.hands[decision.player]  # its own hand: nothing hidden is read
         if decision.kind in ("turn", "drawn"):
             plays = [o for o in options if isinstance(o, Play)]
             if plays:
@@ -53,7 +53,8 @@ class GreedyAgent:
             counts = Counter(c.color for c in hand if c.color in options)
             return max(options, key=lambda col: (counts[col], -options.index(col)))
         if decision.kind == "player":
-            return min(options, key=lambda p: (len(game.hands[p]), p))
+            sizes = {o.seat: o.hand_size for o in game.view(decision.player).opponents}
+            return min(options, key=lambda p: (sizes.get(p, len(hand)), p))
         if decision.kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
         return True if True in options else options[0]

@@ -18,6 +18,7 @@ from ..lang.compile import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..model import Rule, Variant
 from .actions import DRAW, KEEP, PASS, Decision, Play
 from .cards import Card
+from .view import PlayerView, view
 
 Flow = Generator[Decision, Any, Any]
 Listener = Callable[["Game", str, dict[str, Any]], None]
@@ -107,6 +108,10 @@ class Game:
             return False
         test = card.legal_if
         return test is None or bool(test(self, env))
+
+    def view(self, player: int) -> PlayerView:
+        """What `player` can see: their hand, public piles, sizes and outward faces."""
+        return view(self, player)
 
     def zones(self) -> dict[str, list[Card]]:
         """Every zone by name: the piles, the aside area and each hand."""
