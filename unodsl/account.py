@@ -46,7 +46,19 @@ class Narrator:
             handler(data)
 
     def on_round_start(self, d: dict[str, Any]) -> None:
+        self.setup_answers: dict[tuple[int, str], list[str]] | None = {}
         self.say(f"\n[bold underline]Round {d['round']}[/] — {self.who(d['player'])} deals")
+
+    def on_turn_start(self, d: dict[str, Any]) -> None:
+        self.flush_setup()
+
+    def flush_setup(self) -> None:
+        """Sum up the questions answered during setup (a draft), once."""
+        answers = getattr(self, "setup_answers", None)
+        if answers:
+            for (p, prompt), said in sorted(answers.items()):
+                self.say(f"  {self.who(p)} {escape(prompt)}? {' '.join(said)}")
+        self.setup_answers = None
 
     def on_dealt(self, d: dict[str, Any]) -> None:
         if d["player"] == self.game.n - 1 or self.verbose:
@@ -54,6 +66,7 @@ class Narrator:
             self.say(f"  dealt: hands of {sizes}")
 
     def on_card_turned(self, d: dict[str, Any]) -> None:
+        self.flush_setup()
         self.say(f"  first card: {card_text(d['card'])}")
 
     def on_cut(self, d: dict[str, Any]) -> None:
@@ -107,6 +120,10 @@ class Narrator:
 
     def on_choice(self, d: dict[str, Any]) -> None:
         kind, value, prompt = d["kind"], d["value"], d.get("prompt", "")
+        answers = getattr(self, "setup_answers", None)
+        if kind == "ask" and answers is not None and not self.verbose:
+            answers.setdefault((d["player"], prompt), []).append("yes" if value else "no")
+            return
         if kind == "ask":
             yes, no = QUESTIONS.get(prompt, (f"says yes to {prompt}", None if not self.verbose
                                              else f"says no to {prompt}"))
