@@ -29,7 +29,7 @@ class RandomAgent:
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
-        return options[self.rng.randrange(len(options))]
+        return options[int(self.rng.random() * len(options))]
 
 
 class GreedyAgent:

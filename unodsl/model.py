@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from .lang.compile import Fn, Program
 
@@ -67,6 +67,8 @@ class DrawRule:
 class TurnRules:
     match: Fn
     draw: DrawRule
+    must_play_if_able: bool = False
+    match_is_pure: bool = False  # reads only the card's and top's faces and current_color
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +113,8 @@ class Variant:
     scoring: Scoring
     rules: tuple[Rule, ...]
     options: tuple[Option, ...]
+    # Derived tables the engine builds once per variant (the card table, …).
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def deck_size(self) -> int:

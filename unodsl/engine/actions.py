@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .cards import Card
 
@@ -36,9 +36,8 @@ PASS = _Word("pass")  # nothing else is possible
 Action = Play | _Word
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A question for one player: pick one of `options`."""
+class Decision(NamedTuple):
+    """A question for one player: pick one of `options` (immutable; cheap to make)."""
 
     player: int
     kind: DecisionKind

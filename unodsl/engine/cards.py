@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import Any
 
 from ..lang.compile import Fn, Program
-from ..model import CardKind, Face
+from ..model import Face, Variant
+
+# What a face shows, in the order Card.show assigns it.
+FaceInfo = tuple[int, str, str | None, int | None, int, bool, str, str, Program, Fn | None]
+
+
+def face_table(variant: Variant) -> dict[Face, FaceInfo]:
+    """Every distinct face of the variant with a small id and its derived fields."""
+    table: dict[Face, FaceInfo] = variant.cache.get("faces", {})
+    if not table:
+        for side in variant.sides:
+            for face in side.faces:
+                if face not in table:
+                    kind = variant.kinds[face.kind]
+                    table[face] = (len(table), face.kind, face.color, face.rank, face.points, face.wild,
+                                   face.symbol, face.label, kind.on_play, kind.legal_if)
+        variant.cache["faces"] = table
+    return table
 
 
 class Card:
@@ -14,6 +31,7 @@ class Card:
     __slots__ = (
         "back",
         "color",
+        "face_id",
         "faces",
         "id",
         "kind",
@@ -26,12 +44,13 @@ class Card:
         "wild",
     )
 
-    def __init__(self, id_: int, faces: tuple[Face, ...], kinds: Mapping[str, CardKind]) -> None:
+    def __init__(self, id_: int, faces: tuple[Face, ...], table: dict[Face, Any]) -> None:
         self.id = id_
         self.faces = faces
-        self.show(0, kinds)
+        self.show(0, table)
 
     # mypy does not see dynamic slots; declare the visible fields.
+    face_id: int
     kind: str
     color: str | None
     rank: int | None
@@ -43,19 +62,10 @@ class Card:
     back: Face | None
     label: str
 
-    def show(self, side: int, kinds: Mapping[str, CardKind]) -> None:
+    def show(self, side: int, table: dict[Face, Any]) -> None:
         """Turn the card so that face `side` is up."""
-        face = self.faces[side]
-        kind = kinds[face.kind]
-        self.kind = face.kind
-        self.color = face.color
-        self.rank = face.rank
-        self.points = face.points
-        self.wild = face.wild
-        self.symbol = face.symbol
-        self.label = face.label
-        self.on_play = kind.on_play
-        self.legal_if = kind.legal_if
+        (self.face_id, self.kind, self.color, self.rank, self.points, self.wild, self.symbol,
+         self.label, self.on_play, self.legal_if) = table[self.faces[side]]
         self.back = self.faces[1 - side] if len(self.faces) == 2 else None
 
     def __repr__(self) -> str:

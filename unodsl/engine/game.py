@@ -17,7 +17,7 @@ from ..errors import GameError, IllegalAction, RunawayRound, UnoDslError
 from ..lang.compile import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..model import Rule, Variant
 from .actions import DRAW, KEEP, PASS, Decision, Play
-from .cards import Card
+from .cards import Card, face_table
 from .view import PlayerView, view
 
 Flow = Generator[Decision, Any, Any]
@@ -38,11 +38,11 @@ class Game:
         self.variant = variant
         self.n = players
         self.seed = seed
-        self.rng = random.Random(seed) if stacked is None else _Unshuffled(seed)
+        self.rng = random.Random(seed)
+        self._random_key: Callable[[Any], float] = lambda _: self.rng.random()
         self._stacked = stacked
         self.max_turns = max_turns
-        self.cards = self._make_cards()
-        self._plays = [Play(c) for c in self.cards]
+        self.cards, self._plays = self._make_cards()
         self.draw_pile: list[Card] = []
         self.discard_pile: list[Card] = []
         self.aside: list[Card] = []
@@ -74,6 +74,10 @@ class Game:
         self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
         self._legal_env: dict[str, Any] = {}
         self._match = variant.turn.match
+        # A pure match depends on faces and the colour only: memoised for the variant.
+        self._memo: dict[tuple[int, str | None], frozenset[int]] | None = (
+            variant.cache.setdefault("matching", {}) if variant.turn.match_is_pure else None)
+        self._must_play = variant.turn.must_play_if_able
         self._flow = self._game()
         self.decision: Decision | None = None
         self._step(None)
@@ -88,7 +92,7 @@ class Game:
         d = self.decision
         if d is None:
             raise IllegalAction("the game is over; there is nothing to choose")
-        if not any(o is choice for o in d.options) and choice not in d.options:
+        if choice not in d.options or (d.kind == "ask" and type(choice) is not bool):
             legal = ", ".join(str(o) for o in d.options[:12])
             raise IllegalAction(f"{choice} is not a legal choice for player {d.player} "
                                 f"({d.kind}); legal: {legal}")
@@ -104,10 +108,31 @@ class Game:
         env = self._legal_env
         env["player"] = player
         env["card"] = card
-        if not self._match(self, env):
+        if not self._matches(card, env):
             return False
         test = card.legal_if
         return test is None or bool(test(self, env))
+
+    def _matches(self, card: Card, env: dict[str, Any]) -> bool:
+        """The variant's match expression (through the memo when it is pure)."""
+        if self._memo is None:
+            return bool(self._match(self, env))
+        return card.face_id in self._matching_faces()
+
+    def _matching_faces(self) -> frozenset[int]:
+        """The faces that match the top card and colour now, computed once per
+        (top face, colour) for the variant: a pure match reads nothing else."""
+        memo = self._memo
+        assert memo is not None
+        top_card = self.discard_pile[-1] if self.discard_pile else None
+        key = (top_card.face_id if top_card is not None else -1, self.current_color)
+        faces = memo.get(key)
+        if faces is None:
+            env: dict[str, Any] = {"player": self.current}
+            samples = {c.face_id: c for c in self.cards}
+            faces = memo[key] = frozenset(
+                fid for fid, c in samples.items() if env.update(card=c) or self._match(self, env))
+        return faces
 
     def view(self, player: int) -> PlayerView:
         """What `player` can see: their hand, public piles, sizes and outward faces."""
@@ -129,7 +154,7 @@ class Game:
                 draw: Sequence[str] = (), *, current: int = 0, color: str | None = None,
                 dealer: int | None = None, direction: int = 1) -> None:
         """Set up a position by card labels ("red 7", "wild draw four") and start
-        `current`'s turn there. `discard` ends with the top card; `draw` starts with
+        `current`'s turn there (a recorded log restarts from here). `discard` ends with the top card; `draw` starts with
         the next card drawn; every other card goes under the draw pile."""
         zones = self._by_labels({"discard": discard, "draw": draw,
                                  **{f"hand {p}": h for p, h in hands.items()}})
@@ -148,7 +173,9 @@ class Game:
         self.penalty, self.penalty_answer, self.round_winner = 0, None, None
         self.skips, self.again, self.next_override = 0, False, None
         self._queue.clear()
-        self._flow = self._resume()
+        if self.events is not None:
+            self.events.clear()  # the recorded log starts at the arranged position
+        self._flow = self._game(resumed=True)
         self._step(None)
 
     def _by_labels(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, list[Card]]:
@@ -169,12 +196,6 @@ class Game:
         rest.sort(key=lambda c: c.id)
         out["draw"] = rest + out.get("draw", [])[::-1]
         return out
-
-    def _resume(self) -> Flow:
-        yield from self._play_round(advance=False)
-        while self.winner is None:
-            self.round += 1
-            yield from self._round()
 
     # -- driving the flow ---------------------------------------------------
     def _step(self, choice: Any) -> None:
@@ -214,7 +235,7 @@ class Game:
                 env[step[1]] = step[2](self, env)
             elif op == CHOOSE:
                 asked = step[2](self, env)
-                env[step[1]] = (yield from self.decide(asked)) if type(asked) is Decision else asked
+                env[step[1]] = (yield from self.decide(asked)) if isinstance(asked, Decision) else asked
             elif op == IF:
                 body = step[2] if step[1](self, env) else step[3]
                 if body:
@@ -251,19 +272,40 @@ class Game:
         return choice
 
     # -- the game -------------------------------------------------------------
-    def _make_cards(self) -> list[Card]:
-        sides = self.variant.sides
-        columns = [list(side.faces) for side in sides]
-        if self.variant.pairing == "shuffled":
+    def _make_cards(self) -> tuple[list[Card], list[Play]]:
+        """The physical cards. One-sided cards never change, so a variant's are shared."""
+        variant = self.variant
+        shared = variant.cache.get("cards")
+        if shared is not None:
+            return shared  # type: ignore[no-any-return]
+        table = face_table(variant)
+        columns = [list(side.faces) for side in variant.sides]
+        if variant.pairing == "shuffled":
             for column in columns[1:]:
-                self.rng.shuffle(column)
-        return [Card(i, tuple(col[i] for col in columns), self.variant.kinds)
-                for i in range(len(columns[0]))]
+                self.rng.shuffle(column)  # the pairing is fixed per game, even when stacked
+        cards = [Card(i, tuple(col[i] for col in columns), table) for i in range(len(columns[0]))]
+        made = (cards, [Play(c) for c in cards])
+        if len(columns) == 1:
+            variant.cache["cards"] = made
+        return made
 
-    def _game(self) -> Flow:
+    def _game(self, resumed: bool = False) -> Flow:
+        """Rounds until someone wins; `resumed` continues a round set up by arrange."""
         while self.winner is None:
-            self.round += 1
-            yield from self._round()
+            if not resumed:
+                self.round += 1
+                yield from self._setup_round()
+                self._advance()
+            resumed = False
+            while self.round_winner is None:
+                if self.turns >= self.max_turns:
+                    raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
+                                       "winner (raise max_turns, or check the variant's rules)")
+                yield from self._turn()
+                if self.round_winner is None:
+                    self._advance()
+            self.round_turns.append(self.turns)
+            self._score()
 
     def _reset_round(self) -> None:
         if self.side != 0:
@@ -286,7 +328,7 @@ class Game:
         self.round_winner = None
         self.turns = 0
 
-    def _round(self) -> Flow:
+    def _setup_round(self) -> Flow:
         self._reset_round()
         v = self.variant
         env: dict[str, Any] = {"player": self.dealer}
@@ -298,19 +340,6 @@ class Game:
             self.emit("round_start", {"player": self.dealer, "round": self.round})
         yield from self.run(v.setup, {"player": self.dealer})
         yield from self._drain()
-        yield from self._play_round(advance=True)
-
-    def _play_round(self, advance: bool) -> Flow:
-        while self.round_winner is None:
-            if advance:
-                self._advance()
-            advance = True
-            if self.turns >= self.max_turns:
-                raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
-                                   "winner (raise max_turns, or check the variant's rules)")
-            yield from self._turn()
-        self.round_turns.append(self.turns)
-        self._score()
 
     def _advance(self) -> None:
         if self.next_override is not None:
@@ -327,27 +356,40 @@ class Game:
         self.next_override = None
 
     def _turn(self) -> Flow:
+        """One player's turn: play a card, draw, or pass; then check for a winner.
+        (The answer to a decision is sent through every generator between here and
+        apply(), so the common paths yield directly instead of nesting helpers.)"""
         p = self.current
         self.turns += 1
-        if "turn_start" in self._watch:
+        watch = self._watch
+        if "turn_start" in watch:
             self.emit("turn_start", {"player": p})
             yield from self._drain()
         options = self._turn_options(p)
-        if len(options) == 1 and "choice" not in self._watch and not self._queue:
-            action = options[0]
-        else:
+        if len(options) == 1 or "choice" in watch or self._queue:
             action = yield from self.decide(Decision(p, "turn", options))
+        else:
+            action = yield Decision(p, "turn", options)
         if action is DRAW:
             yield from self._draw_turn(p)
         elif action is not PASS:
-            yield from self.play(p, action.card)
-        if "turn_end" in self._watch:
+            card = action.card
+            self._put_down(p, card)
+            if self._queue:
+                yield from self._drain()
+            if card.on_play:
+                yield from self.run(card.on_play, {"player": p, "card": card})
+        if "turn_end" in watch:
             self.emit("turn_end", {"player": p})
             yield from self._drain()
-        for q in (p, *range(self.n)):
-            if not self.hands[q]:
-                self.round_winner = q
-                break
+        hands = self.hands
+        if not hands[p]:
+            self.round_winner = p
+        else:
+            for q in range(self.n):
+                if not hands[q]:
+                    self.round_winner = q
+                    break
 
     def _turn_options(self, p: int) -> tuple[Any, ...]:
         legal = self.legal
@@ -355,12 +397,19 @@ class Game:
         if not self.penalty:
             env = self._legal_env
             env["player"] = p
-            match = self._match
-            options: list[Any] = []
-            for c in self.hands[p]:
-                env["card"] = c
-                if match(self, env) and (c.legal_if is None or c.legal_if(self, env)):
-                    options.append(plays[c.id])
+            hand = self.hands[p]
+            if self._memo is not None:
+                faces = self._matching_faces()
+                options: list[Any] = [plays[c.id] for c in hand if c.face_id in faces
+                                      and (c.legal_if is None or env.update(card=c) or c.legal_if(self, env))]
+            else:
+                options = []
+                for c in hand:
+                    env["card"] = c
+                    if self._match(self, env) and (c.legal_if is None or c.legal_if(self, env)):
+                        options.append(plays[c.id])
+            if options and self._must_play:
+                return tuple(options)
             allowed = self.variant.turn.draw.allowed_if
             if allowed is None or allowed(self, {"player": p}):
                 options.append(DRAW)
@@ -402,6 +451,14 @@ class Game:
 
     def play(self, p: int, card: Card, effect: bool = True) -> Flow:
         """`p` plays `card` from hand onto the discard pile; its effect runs."""
+        self._put_down(p, card)
+        if self._queue:
+            yield from self._drain()
+        if effect and card.on_play:
+            yield from self.run(card.on_play, {"player": p, "card": card})
+
+    def _put_down(self, p: int, card: Card) -> None:
+        """Move `card` from `p`'s hand to the top of the discard pile."""
         self.hands[p].remove(card)
         self.previous_top = self.discard_pile[-1] if self.discard_pile else None
         self.discard_pile.append(card)
@@ -411,10 +468,6 @@ class Game:
             self.emit("card_played", {"player": p, "card": card})
         if "hand_changed" in self._watch:
             self.emit("hand_changed", {"player": p, "size": len(self.hands[p])})
-        if self._queue:
-            yield from self._drain()
-        if effect and card.on_play:
-            yield from self.run(card.on_play, {"player": p, "card": card})
 
     def draw(self, p: int, count: int) -> list[Card]:
         """`p` draws up to `count` cards; an empty pile is refilled (COM-1)."""
@@ -446,16 +499,22 @@ class Game:
         self.draw_pile.extend(discard)
         discard.clear()
         discard.append(top)
-        self.rng.shuffle(self.draw_pile)
+        self.shuffle(self.draw_pile)
         if "reshuffled" in self._watch:
             self.emit("reshuffled", {"player": self.current, "count": len(self.draw_pile)})
+
+    def shuffle(self, zone: list[Card]) -> None:
+        """Shuffle a pile with the game's generator: sorting on i.i.d. random keys gives
+        a uniformly random order, in C (several times faster than random.shuffle)."""
+        if self._stacked is None:
+            zone.sort(key=self._random_key)
 
     def turn_over(self, side: int) -> None:
         """Show face `side` of every card; piles turn over as a whole (FLIP-8)."""
         self.side = side
-        kinds = self.variant.kinds
+        table = face_table(self.variant)
         for card in self.cards:
-            card.show(side, kinds)
+            card.show(side, table)
         self.draw_pile.reverse()
         self.discard_pile.reverse()
         self.aside.reverse()
@@ -480,13 +539,6 @@ class Game:
             self.winner = self.scores.index(best)
             if "game_end" in self._watch:
                 self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
-
-
-class _Unshuffled(random.Random):
-    """A generator whose shuffle leaves the order alone (for stacked decks)."""
-
-    def shuffle(self, x: Any, *args: Any) -> None:
-        return None
 
 
 class _All:

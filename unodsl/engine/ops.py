@@ -301,7 +301,7 @@ def _put(g: Game, moved: list[Card], source: list[Card], target: list[Card], at:
 @effect("zone: zone = draw_pile")
 def shuffle(g: Game, zone: list[Card]) -> None:
     """Shuffle a pile with the game's seeded random generator."""
-    g.rng.shuffle(zone)
+    g.shuffle(zone)
     _emit(g, "shuffled", {"player": g.dealer, "zone": g.zone_name(zone)})
 
 
@@ -374,14 +374,14 @@ def cut(g: Game, value: Pred) -> int:
     (ties cut again). The cards go back and the pile is shuffled. Gives the winner."""
     contenders = list(range(g.n))
     while len(contenders) > 1:
-        g.rng.shuffle(g.draw_pile)
+        g.shuffle(g.draw_pile)
         cut_cards = {p: g.draw_pile[-1 - i] for i, p in enumerate(contenders)}
         values = {p: value(c) or 0 for p, c in cut_cards.items()}
         for p, c in cut_cards.items():
             _emit(g, "cut", {"player": p, "card": c})
         best = max(values.values())
         contenders = [p for p in contenders if values[p] == best]
-    g.rng.shuffle(g.draw_pile)
+    g.shuffle(g.draw_pile)
     return contenders[0]
 
 

@@ -220,6 +220,28 @@ class Compiler:
         return self.name(text)
 
 
+FACE_ATTRS = frozenset({"kind", "color", "rank", "points", "wild", "symbol"})
+
+
+def reads_only_faces(node: ast.Node) -> bool:
+    """True if a condition reads nothing but the faces of `card` and `top` and
+    `current_color`: its value is then a function of those, and may be memoised."""
+    match node:
+        case ast.Literal():
+            return True
+        case ast.Name(id="current_color"):
+            return True
+        case ast.Attr(obj=ast.Name(id="card" | "top"), name=name):
+            return name in FACE_ATTRS
+        case ast.Unary(operand=x):
+            return reads_only_faces(x)
+        case ast.Binary(left=a, right=b):
+            return reads_only_faces(a) and reads_only_faces(b)
+        case ast.If(cond=c, then=a, orelse=b) if b is not None:
+            return reads_only_faces(c) and reads_only_faces(a) and reads_only_faces(b)
+    return False
+
+
 def _operands(node: ast.Node, op: str) -> list[ast.Node]:
     """The operands of a chain of the same boolean operator, left to right."""
     if isinstance(node, ast.Binary) and node.op == op:
