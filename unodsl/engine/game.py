@@ -119,6 +119,11 @@ class Game:
             return bool(self._match(self, env))
         return card.face_id in self._matching_faces()
 
+    def _allowed(self, card: Card, env: dict[str, Any]) -> bool:
+        """The card's own legal_if, with `card` bound."""
+        env["card"] = card
+        return bool(card.legal_if(self, env))  # type: ignore[misc]
+
     def _matching_faces(self) -> frozenset[int]:
         """The faces that match the top card and colour now, computed once per
         (top face, colour) for the variant: a pure match reads nothing else."""
@@ -129,9 +134,12 @@ class Game:
         faces = memo.get(key)
         if faces is None:
             env: dict[str, Any] = {"player": self.current}
-            samples = {c.face_id: c for c in self.cards}
-            faces = memo[key] = frozenset(
-                fid for fid, c in samples.items() if env.update(card=c) or self._match(self, env))
+            matching = set()
+            for card in {c.face_id: c for c in self.cards}.values():
+                env["card"] = card
+                if self._match(self, env):
+                    matching.add(card.face_id)
+            faces = memo[key] = frozenset(matching)
         return faces
 
     def view(self, player: int) -> PlayerView:
@@ -401,7 +409,7 @@ class Game:
             if self._memo is not None:
                 faces = self._matching_faces()
                 options: list[Any] = [plays[c.id] for c in hand if c.face_id in faces
-                                      and (c.legal_if is None or env.update(card=c) or c.legal_if(self, env))]
+                                      and (c.legal_if is None or self._allowed(c, env))]
             else:
                 options = []
                 for c in hand:
