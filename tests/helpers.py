@@ -6,7 +6,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from unodsl import Game, load_variant
+from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.engine.actions import Play
 from unodsl.model import Variant
 
@@ -82,3 +82,19 @@ def deal_order(hands: list[list[str]], dealer: int) -> list[str]:
             if i < len(hands[p]):
                 order.append(hands[p][i])
     return order
+
+
+def assert_conserved(g: Game, where: str = "") -> None:
+    """COM-3: every card of the deck is in exactly one zone."""
+    zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
+    assert sorted(c.id for z in zones for c in z) == list(range(len(g.cards))), where
+
+
+def played_out(name: str, players: int, seed: int, agents: list[str],
+               options: dict[str, bool] | None = None) -> Game:
+    """A whole game with bots, COM-3 checked after every event from the first."""
+    g = Game(variant(name, **(options or {})), players, seed,
+             listeners=[lambda game_, event, data: assert_conserved(game_, event)])
+    play_game(g, make_agents(agents, players, seed))
+    assert g.over
+    return g

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.helpers import assert_conserved
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.log import event_line
 
@@ -24,14 +25,12 @@ AGENT_MIXES = [["random"], ["greedy"], ["random", "greedy"], ["greedy", "random"
 class Invariants:
     """A listener that checks the game state after every event."""
 
-    def __init__(self, game: Game) -> None:
-        self.deck = sorted(c.id for c in game.cards)
+    def __init__(self) -> None:
         self.events = 0
 
     def __call__(self, g: Game, name: str, data: dict[str, Any]) -> None:
         self.events += 1
-        zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
-        assert sorted(c.id for z in zones for c in z) == self.deck, f"COM-3 broken at {name}"
+        assert_conserved(g, f"COM-3 broken at {name}")
         assert 0 <= g.current < g.n
         assert all(s >= 0 for s in g.scores)
         if name == "round_end":
@@ -48,10 +47,9 @@ class Invariants:
 def play(path: Path, players: int, seed: int, mix: list[str]) -> tuple[Game, list[str]]:
     variant = load_variant(path)
     lines: list[str] = []
+    check = Invariants()
     game = Game(variant, players, seed, max_turns=50_000,
-                listeners=[lambda g, n, d: lines.append(event_line(n, d))])
-    check = Invariants(game)
-    game.watch(check)
+                listeners=[lambda g, n, d: lines.append(event_line(n, d)), check])
     play_game(game, make_agents(mix, players, seed))
     assert game.over and game.winner is not None
     assert check.events > 0

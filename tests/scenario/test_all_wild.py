@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import answer, deal_order, events, game, hand, pending, variant
+from tests.helpers import answer, deal_order, events, game, hand, pending, played_out, variant
 from unodsl import DRAW, Decision, IllegalAction, make_agents, play_game
 from unodsl.engine.game import Game
 
@@ -482,14 +482,6 @@ def test_com_02_uno_call_after_playing_the_second_to_last_card() -> None:
 @pytest.mark.parametrize("seed", range(20))
 def test_com_03_cards_are_conserved_in_whole_games(seed: int) -> None:
     players = 2 + seed % 5
-    g = game("all_wild", players, seed=seed)
-    ids = sorted(c.id for c in g.cards)
-
-    def conserved(game_: Game, name: str, data: object) -> None:
-        zones = [*game_.hands, game_.draw_pile, game_.discard_pile, game_.aside]
-        assert sorted(c.id for z in zones for c in z) == ids, name
-
-    g.watch(conserved)
-    play_game(g, make_agents(["random", "greedy"], players, seed))
+    g = played_out("all_wild", players, seed, ["random", "greedy"])
     assert g.over
     assert max(g.scores) >= 500 and g.winner == g.scores.index(max(g.scores))

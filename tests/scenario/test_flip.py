@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import VARIANTS, answer, deal_order, events, game, hand, pending, variant
+from tests.helpers import VARIANTS, answer, assert_conserved, deal_order, events, game, hand, pending, variant
 from unodsl import Game, make_agents, play_game, validate_file
 from unodsl.engine.cards import Card
 from unodsl.engine.ops import flip
@@ -627,12 +627,10 @@ def whole_game(seed: int, options: dict[str, bool] | None = None) -> tuple[Game,
 @pytest.mark.parametrize("seed", SEEDS)
 def test_flip_com_03_physical_cards_are_conserved_through_flips(seed: int) -> None:
     g, agents = whole_game(seed)
-    ids = sorted(c.id for c in g.cards)
     flips = []
 
     def check(game_: Game, name: str, data: dict[str, Any]) -> None:
-        zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
-        assert sorted(c.id for z in zones for c in z) == ids, name
+        assert_conserved(g, name)
         assert shows(g, g.side), name  # every card shows the face of the side in play
         if name == "flipped":
             flips.append(data["side"])

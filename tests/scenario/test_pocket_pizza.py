@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import VARIANTS, answer, deal_order, events, game, hand, pending, variant
-from unodsl import Game, IllegalAction, make_agents, play_game, validate_file
+from tests.helpers import VARIANTS, answer, deal_order, events, game, hand, pending, played_out, variant
+from unodsl import Game, IllegalAction, validate_file
 from unodsl.engine.actions import DRAW, Play
 
 PP = "pocket_pizza"
@@ -445,15 +445,6 @@ def test_pp_06_com_02_guilty_wild_draw_two_cannot_also_be_caught() -> None:
 @pytest.mark.parametrize("seed", range(20))
 def test_pp_com_03_whole_games_conserve_cards(seed: int) -> None:
     players = 2 + seed % 4
-    g = game(PP, players, seed=seed)
-    ids = sorted(c.id for c in g.cards)
-    assert len(ids) == 51
-
-    def conserved(game_: object, name: str, data: object) -> None:
-        zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
-        assert sorted(c.id for z in zones for c in z) == ids, name
-
-    g.watch(conserved)
-    names = ["random", "greedy"] if seed % 2 else ["greedy", "random"]
-    play_game(g, make_agents(names, players, seed))
+    g = played_out(PP, players, seed, ["random", "greedy"] if seed % 2 else ["greedy", "random"])
+    assert len(g.cards) == 51
     assert g.over and max(g.scores) >= 250
