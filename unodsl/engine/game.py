@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from types import GeneratorType
 from typing import Any
 
@@ -31,7 +31,8 @@ class Game:
 
     def __init__(self, variant: Variant, players: int, seed: int = 0, *,
                  max_turns: int = 5_000, record: bool = False,
-                 stacked: Sequence[str] | None = None, listeners: Sequence[Listener] = ()) -> None:
+                 stacked: Sequence[str] | None = None, listeners: Sequence[Listener] = (),
+                 listen_to: Iterable[str] | None = None) -> None:
         if not variant.min_players <= players <= variant.max_players:
             raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} "
                               f"players, not {players}")
@@ -70,7 +71,13 @@ class Game:
         self._subs: dict[str, tuple[Rule, ...]] = {}
         for rule in variant.rules:
             self._subs[rule.event] = (*self._subs.get(rule.event, ()), rule)
-        self._watch: set[str] | _All = _ALL if record or listeners else set(self._subs)
+        # Events are only built when someone listens: rules, listeners (all events, or
+        # just `listen_to`), or a recorded log.
+        self._watch: set[str] | _All = set(self._subs)
+        if record or (listeners and listen_to is None):
+            self._watch = _ALL
+        elif listen_to is not None:
+            self._watch |= set(listen_to)
         self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
         self._legal_env: dict[str, Any] = {}
         self._match = variant.turn.match
@@ -98,10 +105,14 @@ class Game:
                                 f"({d.kind}); legal: {legal}")
         self._step(choice)
 
-    def watch(self, listener: Listener) -> None:
-        """Call `listener(game, event, data)` after every event from now on."""
+    def watch(self, listener: Listener, events: Iterable[str] | None = None) -> None:
+        """Call `listener(game, event, data)` after every event from now on (at least
+        those named in `events`; it may also see events that rules subscribe to)."""
         self.listeners.append(listener)
-        self._watch = _ALL
+        if events is None:
+            self._watch = _ALL
+        elif not isinstance(self._watch, _All):
+            self._watch |= set(events)
 
     def legal(self, player: int, card: Card) -> bool:
         """Could `player` play `card` now (the variant's match and legal_if)?"""

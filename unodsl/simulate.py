@@ -1,0 +1,921 @@
+"""Batch simulation: play many games of a variant with bots, keep streaming
+statistics, and compare two variants with named significance tests.
+
+Every figure is kept as an integer counter or a histogram of integers
+(turns per round, rounds per game, points per round, reshuffles per round), so
+memory does not grow with the number of games, tallies from several worker
+processes merge exactly, and the figures are the same for any number of
+workers. Game `i` of a run with master seed `s` is played with the seed
+`game_seed(s, i)`, a SHA-256 of both, stable across Python runs and machines.
+
+    sim = simulate("house.yaml", 1_000, players=4, agents=["greedy", "random"], seed=1)
+    print(sim.figures()["turns_per_round"]["median"])
+    other = simulate("house.yaml", 1_000, players=4, seed=1, options={"stacking": True})
+    for test in compare(sim, other).tests:
+        print(test.metric, test.test, test.p_holm, test.significant)
+
+The statistics need only `math`: Wilson intervals for proportions, Student's t
+intervals for means, order-statistic intervals for medians, and for
+comparisons Pearson's chi-square test of homogeneity, the two-proportion
+z-test, Welch's t-test and the Mann–Whitney U test, with Holm's correction
+over all the tests of one comparison.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import itertools
+import math
+import multiprocessing
+import os
+import signal
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .agents import AGENTS, make_agents
+from .engine.game import Game
+from .errors import RunawayRound, UnoDslError
+from .load import load_variant, resolve
+from .model import Variant
+
+Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
+ALPHA = 0.05
+
+# --------------------------------------------------------------------------
+# Seeds
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game `index` of a run with seed `master` (48 bits, stable
+    across Python runs and platforms: a SHA-256, not `hash()`)."""
+    digest = hashlib.sha256(f"unodsl-simulate:{master}:{index}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+# --------------------------------------------------------------------------
+# The tally: everything counted, nothing kept per game
+
+
+@dataclass
+class Tally:
+    """Counters of a batch of games; two tallies of disjoint games merge exactly."""
+
+    players: int
+    games: int = 0                 # games started
+    completed: int = 0             # games played to the end (games mode) or rounds (rounds mode)
+    runaway: int = 0               # rounds stopped by the max_turns guard (their game is abandoned)
+    turns_played: int = 0          # every turn, abandoned rounds included (for speed)
+    game_wins: list[int] = field(default_factory=list)             # by seat
+    game_wins_from_dealer: list[int] = field(default_factory=list)  # by seat after round 1's dealer
+    round_wins: list[int] = field(default_factory=list)            # by seat
+    round_wins_from_dealer: list[int] = field(default_factory=list)  # by seat after the round's dealer
+    rounds_per_game: Counter[int] = field(default_factory=Counter)
+    turns_per_round: Counter[int] = field(default_factory=Counter)
+    points_per_round: Counter[int] = field(default_factory=Counter)
+    reshuffles_per_round: Counter[int] = field(default_factory=Counter)
+    plays: Counter[str] = field(default_factory=Counter)     # card kind → plays
+    plays_sq: Counter[str] = field(default_factory=Counter)  # card kind → Σ (plays in a round)²
+
+    def __post_init__(self) -> None:
+        for name in ("game_wins", "game_wins_from_dealer", "round_wins", "round_wins_from_dealer"):
+            if not getattr(self, name):
+                setattr(self, name, [0] * self.players)
+
+    @property
+    def rounds(self) -> int:
+        """Completed rounds."""
+        return sum(self.turns_per_round.values())
+
+    def merge(self, other: Tally) -> None:
+        if other.players != self.players:
+            raise ValueError("tallies of different table sizes do not merge")
+        self.games += other.games
+        self.completed += other.completed
+        self.runaway += other.runaway
+        self.turns_played += other.turns_played
+        for name in ("game_wins", "game_wins_from_dealer", "round_wins", "round_wins_from_dealer"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            for i, count in enumerate(theirs):
+                mine[i] += count
+        for name in ("rounds_per_game", "turns_per_round", "points_per_round", "reshuffles_per_round",
+                     "plays", "plays_sq"):
+            getattr(self, name).update(getattr(other, name))
+
+
+class _Recorder:
+    """The listener that feeds a tally from one game's events."""
+
+    __slots__ = ("dealer", "first_dealer", "kinds", "n", "reshuffles", "tally", "turns_done")
+
+    def __init__(self, tally: Tally) -> None:
+        self.tally = tally
+        self.n = tally.players
+        self.first_dealer: int | None = None
+        self.dealer = 0
+        self.kinds: Counter[str] = Counter()
+        self.reshuffles = 0
+        self.turns_done = 0
+
+    EVENTS = ("card_played", "reshuffled", "round_start", "round_end")
+
+    def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
+        if name == "card_played":
+            self.kinds[data["card"].kind] += 1
+        elif name == "reshuffled":
+            self.reshuffles += 1
+        elif name == "round_start":
+            self.dealer = data["player"]
+            if self.first_dealer is None:
+                self.first_dealer = self.dealer
+            self.kinds = Counter()
+            self.reshuffles = 0
+        elif name == "round_end":
+            t = self.tally
+            winner = data["player"]
+            t.round_wins[winner] += 1
+            t.round_wins_from_dealer[(winner - self.dealer) % self.n] += 1
+            t.turns_per_round[game.turns] += 1
+            t.points_per_round[sum(data["points"])] += 1
+            t.reshuffles_per_round[self.reshuffles] += 1
+            t.plays.update(self.kinds)
+            for kind, count in self.kinds.items():
+                t.plays_sq[kind] += count * count
+            self.turns_done += game.turns
+
+
+# --------------------------------------------------------------------------
+# Playing
+
+
+class SimulationError(UnoDslError):
+    """A game of a simulation failed (other than a runaway round, which is counted)."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a batch plays; picklable, so worker processes can load it themselves."""
+
+    variant: str                          # an absolute path to the variant file
+    options: tuple[tuple[str, bool], ...]
+    players: int
+    agents: tuple[str, ...]
+    seed: int
+    max_turns: int = 5_000
+    rounds_only: bool = False
+
+
+_LOADED: dict[tuple[str, tuple[tuple[str, bool], ...]], Variant] = {}
+
+
+def _variant(setup: Setup) -> Variant:
+    key = (setup.variant, setup.options)
+    if key not in _LOADED:
+        _LOADED[key] = load_variant(setup.variant, dict(setup.options))
+    return _LOADED[key]
+
+
+def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
+    """Play game `index` of a batch into `tally`; a runaway round is counted and ends the game."""
+    seed = game_seed(setup.seed, index)
+    n = setup.players
+    bots = make_agents(list(setup.agents), n, seed)
+    recorder = _Recorder(tally)
+    tally.games += 1
+    try:
+        game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=[recorder],
+                    listen_to=_Recorder.EVENTS)
+        if setup.rounds_only:
+            while game.round == 1 and game.decision is not None:
+                d = game.decision
+                game.apply(bots[d.player].choose(game, d))
+        else:
+            while game.decision is not None:
+                d = game.decision
+                game.apply(bots[d.player].choose(game, d))
+    except RunawayRound:
+        tally.runaway += 1
+        tally.turns_played += recorder.turns_done + setup.max_turns
+        return
+    except UnoDslError as err:
+        raise SimulationError(f"game {index} (seed {seed}): {err}") from err
+    tally.turns_played += recorder.turns_done
+    if setup.rounds_only:
+        tally.completed += 1
+        return
+    winner = game.winner
+    assert winner is not None and recorder.first_dealer is not None
+    tally.completed += 1
+    tally.game_wins[winner] += 1
+    tally.game_wins_from_dealer[(winner - recorder.first_dealer) % n] += 1
+    tally.rounds_per_game[game.round] += 1
+
+
+def _play_chunk(setup: Setup, start: int, stop: int) -> Tally:
+    """Worker entry point (top level, so spawned processes can import it)."""
+    variant = _variant(setup)
+    tally = Tally(setup.players)
+    for index in range(start, stop):
+        play_one(variant, setup, index, tally)
+    return tally
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the worker processes now rather than after their current chunk."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def _chunks(count: int, workers: int) -> Iterator[tuple[int, int]]:
+    size = max(1, min(50, math.ceil(count / (workers * 20))))
+    return ((start, min(start + size, count)) for start in range(0, count, size))
+
+
+def _play_in_processes(setup: Setup, count: int, workers: int, tally: Tally,
+                       progress: Callable[[int], None] | None) -> None:
+    """Play chunks of games in spawned processes, a few chunks in flight per worker
+    (so neither the queue nor the finished results grow with the number of games)."""
+    chunks = _chunks(count, workers)
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_interrupts)
+    try:
+        pending: set[Future[Tally]] = set()
+        while True:
+            for start, stop in itertools.islice(chunks, 4 * workers - len(pending)):
+                pending.add(pool.submit(_play_chunk, setup, start, stop))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                part = future.result()
+                tally.merge(part)
+                if progress is not None:
+                    progress(part.games)
+    except KeyboardInterrupt:
+        _stop_workers(pool)
+        raise
+    except BrokenProcessPool as err:
+        raise SimulationError("a worker process could not start or died; worker processes are spawned, so "
+                              "a script that simulates must guard its main code with "
+                              "`if __name__ == \"__main__\":` (or use one worker)") from err
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass
+class Simulation:
+    """The result of a batch: what was played, the tally, and how long it took."""
+
+    setup: Setup
+    name: str                 # the variant's name
+    options_on: tuple[str, ...]
+    count: int                # games (or rounds, in rounds mode) asked for
+    tally: Tally
+    elapsed: float = 0.0
+    workers: int = 1
+
+    @property
+    def label(self) -> str:
+        return self.name + (f" + {', '.join(self.options_on)}" if self.options_on else "")
+
+    @property
+    def seat_agents(self) -> list[str]:
+        names = self.setup.agents
+        return [names[i % len(names)] for i in range(self.setup.players)]
+
+    def figures(self) -> dict[str, Any]:
+        """Every figure, JSON-ready (`unodsl simulate --json` prints these)."""
+        return figures(self)
+
+
+def default_players(variant: Variant) -> int:
+    """The table size `unodsl run` uses: 4, or the nearest the variant allows."""
+    return max(variant.min_players, min(4, variant.max_players))
+
+
+def simulate(variant: str | Path | Variant, count: int, *, players: int | None = None,
+             agents: Sequence[str] = ("greedy", "random"), seed: int = 0,
+             options: Mapping[str, bool] | None = None, workers: int = 1, rounds_only: bool = False,
+             max_turns: int = 5_000, progress: Callable[[int], None] | None = None) -> Simulation:
+    """Play `count` games (or single rounds, with `rounds_only`) of a variant with bots.
+
+    `variant` is a path, a shipped variant's name or a loaded Variant (with more
+    than one worker it is loaded again from its file, with the same options).
+    `workers` > 1 plays in that many spawned processes; 0 means one per CPU. The
+    figures do not depend on `workers`. `progress(k)` is called as k more games end.
+    """
+    if isinstance(variant, Variant):
+        loaded = variant
+        chosen = {o.name: o.enabled for o in variant.options}
+        path = str(Path(variant.file).resolve())
+    else:
+        chosen = dict(options or {})
+        path = str(resolve(variant).resolve())
+        loaded = load_variant(path, chosen)
+    n = players if players is not None else default_players(loaded)
+    if not loaded.min_players <= n <= loaded.max_players:
+        raise UnoDslError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
+    unknown = [a for a in agents if a not in AGENTS]
+    if unknown or not agents:
+        raise UnoDslError(f"unknown agent(s) {', '.join(unknown) or '(none given)'}; agents: {', '.join(AGENTS)}")
+    if count < 1:
+        raise UnoDslError("play at least one game")
+    setup = Setup(path, tuple(sorted(chosen.items())), n, tuple(agents), seed, max_turns, rounds_only)
+    workers = (os.cpu_count() or 1) if workers == 0 else workers
+    workers = max(1, min(workers, count))
+    tally = Tally(n)
+    start = time.perf_counter()
+    if workers == 1:
+        for index in range(count):
+            play_one(loaded, setup, index, tally)
+            if progress is not None:
+                progress(1)
+    else:
+        _play_in_processes(setup, count, workers, tally, progress)
+    elapsed = time.perf_counter() - start
+    on = tuple(o.name for o in loaded.options if o.enabled)
+    return Simulation(setup, loaded.name, on, count, tally, elapsed, workers)
+
+
+# --------------------------------------------------------------------------
+# Distributions from histograms
+
+
+def _sorted(hist: Mapping[int, int]) -> list[tuple[int, int]]:
+    return sorted((v, c) for v, c in hist.items() if c)
+
+
+def _moments(hist: Mapping[int, int]) -> tuple[int, float, float]:
+    """n, mean and sample variance of a histogram (exact integer sums)."""
+    n = sum(hist.values())
+    s = sum(v * c for v, c in hist.items())
+    ss = sum(v * v * c for v, c in hist.items())
+    if n == 0:
+        return 0, math.nan, math.nan
+    mean = s / n
+    var = (ss * n - s * s) / (n * (n - 1)) if n > 1 else math.nan
+    return n, mean, max(var, 0.0)
+
+
+def _at_rank(items: list[tuple[int, int]], rank: int) -> int:
+    """The value of the `rank`-th smallest observation (1-based, clamped)."""
+    total = sum(c for _, c in items)
+    rank = min(max(rank, 1), total)
+    seen = 0
+    for value, count in items:
+        seen += count
+        if seen >= rank:
+            return value
+    return items[-1][0]
+
+
+def _quantile(items: list[tuple[int, int]], n: int, q: float) -> int:
+    """The nearest-rank quantile."""
+    return _at_rank(items, math.ceil(q * n))
+
+
+def _quantile_ci(items: list[tuple[int, int]], n: int, q: float) -> list[int]:
+    """A distribution-free 95% interval for a quantile, from order statistics."""
+    half = Z95 * math.sqrt(n * q * (1 - q))
+    return [_at_rank(items, math.floor(n * q - half)), _at_rank(items, math.ceil(n * q + half) + 1)]
+
+
+def describe(hist: Mapping[int, int], *, histogram: bool = False) -> dict[str, Any] | None:
+    """Mean (95% t interval), sd, median (95% interval), p95, min and max of a histogram."""
+    items = _sorted(hist)
+    n, mean, var = _moments(hist)
+    if n == 0:
+        return None
+    sd = math.sqrt(var) if n > 1 else 0.0
+    half = t_quantile(0.975, n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
+    lo, hi = _at_rank(items, (n + 1) // 2), _at_rank(items, n // 2 + 1)
+    out: dict[str, Any] = {
+        "n": n, "mean": _r(mean), "ci95": [_r(mean - half), _r(mean + half)] if n > 1 else None,
+        "sd": _r(sd), "median": (lo + hi) / 2 if lo != hi else lo, "median_ci95": _quantile_ci(items, n, 0.5),
+        "p95": _quantile(items, n, 0.95), "min": items[0][0], "max": items[-1][0],
+    }
+    if histogram:
+        out["histogram"] = [[v, c] for v, c in items]
+    return out
+
+
+def proportion(count: int, n: int) -> dict[str, Any]:
+    """A proportion with its 95% Wilson score interval."""
+    lo, hi = wilson(count, n)
+    return {"count": count, "n": n, "rate": _r(count / n) if n else None,
+            "ci95": [_r(lo), _r(hi)] if n else None}
+
+
+def wilson(count: int, n: int, z: float = Z95) -> tuple[float, float]:
+    if n == 0:
+        return math.nan, math.nan
+    p = count / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _r(x: float) -> float:
+    return x if math.isnan(x) or math.isinf(x) else round(x, 6)
+
+
+def seat_label(offset: int) -> str:
+    """A seat counted from the dealer: "dealer", "dealer+1" (the next player), …"""
+    return "dealer" if offset == 0 else f"dealer+{offset}"
+
+
+def figures(sim: Simulation) -> dict[str, Any]:
+    t = sim.tally
+    s = sim.setup
+    n = s.players
+    rounds = t.rounds
+    games_mode = not s.rounds_only
+    agents = sim.seat_agents
+    out: dict[str, Any] = {
+        "variant": {"name": sim.name, "file": s.variant, "options": list(sim.options_on)},
+        "mode": "rounds" if s.rounds_only else "games",
+        "count": sim.count, "players": n, "agents": agents, "seed": s.seed, "max_turns": s.max_turns,
+        "games": {"started": t.games, "completed": t.completed if games_mode else None,
+                  "abandoned": t.runaway if games_mode else None},
+        "rounds": {"completed": rounds, "runaway": proportion(t.runaway, rounds + t.runaway)},
+        "rounds_per_game": describe(t.rounds_per_game) if games_mode else None,
+        "turns_per_round": describe(t.turns_per_round, histogram=True),
+        "points_per_round": describe(t.points_per_round),
+        "reshuffles_per_round": describe(t.reshuffles_per_round),
+        "rounds_with_reshuffle": proportion(rounds - t.reshuffles_per_round.get(0, 0), rounds),
+    }
+    wins: dict[str, Any] = {}
+    if games_mode:
+        wins["game_by_seat"] = [{"seat": p, "label": f"P{p + 1}", "agent": agents[p],
+                                 **proportion(t.game_wins[p], t.completed)} for p in range(n)]
+        wins["game_by_seat_from_first_dealer"] = [
+            {"offset": k, "label": seat_label(k), **proportion(t.game_wins_from_dealer[k], t.completed)}
+            for k in range(n)]
+    wins["round_by_seat"] = [{"seat": p, "label": f"P{p + 1}", "agent": agents[p],
+                              **proportion(t.round_wins[p], rounds)} for p in range(n)]
+    wins["round_by_seat_from_dealer"] = [
+        {"offset": k, "label": seat_label(k), **proportion(t.round_wins_from_dealer[k], rounds)}
+        for k in range(n)]
+    by_agent = []
+    for name in dict.fromkeys(agents):
+        seats = [p for p in range(n) if agents[p] == name]
+        row: dict[str, Any] = {"agent": name, "seats": len(seats), "fair_share": _r(len(seats) / n)}
+        if games_mode:
+            row["games"] = proportion(sum(t.game_wins[p] for p in seats), t.completed)
+        row["rounds"] = proportion(sum(t.round_wins[p] for p in seats), rounds)
+        by_agent.append(row)
+    wins["by_agent"] = by_agent
+    out["wins"] = wins
+    total = sum(t.plays.values())
+    kinds = {}
+    for kind, count in sorted(t.plays.items(), key=lambda kv: (-kv[1], kv[0])):
+        mean, var = _kind_moments(t, kind)
+        half = t_quantile(0.975, rounds - 1) * math.sqrt(var / rounds) if rounds > 1 else 0.0
+        kinds[kind] = {"count": count, "share": _r(count / total) if total else None,
+                       "per_round": _r(mean) if rounds else None,
+                       "per_round_ci95": [_r(mean - half), _r(mean + half)] if rounds > 1 else None}
+    out["cards_played"] = {"total": total, "per_round": _r(total / rounds) if rounds else None, "by_kind": kinds}
+    out["timing"] = {"seconds": round(sim.elapsed, 3), "workers": sim.workers,
+                     "per_second": round(sim.count / sim.elapsed, 1) if sim.elapsed else None,
+                     "turns_per_second": round(t.turns_played / sim.elapsed) if sim.elapsed else None}
+    return out
+
+
+def _kind_moments(t: Tally, kind: str) -> tuple[float, float]:
+    """Mean and variance of one card kind's plays per completed round."""
+    n = t.rounds
+    s, ss = t.plays.get(kind, 0), t.plays_sq.get(kind, 0)
+    if n == 0:
+        return math.nan, math.nan
+    return s / n, max((ss * n - s * s) / (n * (n - 1)), 0.0) if n > 1 else math.nan
+
+
+# --------------------------------------------------------------------------
+# Distribution functions (standard library only)
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 100_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    ln = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(ln) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(ln) * _betacf(b, a, 1.0 - x) / b
+
+
+def t_sf2(t: float, df: float) -> float:
+    """The two-sided p-value of Student's t with `df` degrees of freedom."""
+    if math.isinf(t):
+        return 0.0
+    if df > 1e7:
+        return math.erfc(abs(t) / math.sqrt(2))
+    return betainc(df / 2.0, 0.5, df / (df + t * t))
+
+
+def t_quantile(q: float, df: float) -> float:
+    """The `q` quantile (q > 0.5) of Student's t, by bisection on the distribution function."""
+    lo, hi = 0.0, 1.0
+    while t_sf2(hi, df) / 2 > 1 - q:
+        hi *= 2
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_sf2(mid, df) / 2 > 1 - q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def gammaincc(a: float, x: float) -> float:
+    """The regularized upper incomplete gamma function Q(a, x)."""
+    if x <= 0.0:
+        return 1.0
+    ln = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1.0:  # series for P(a, x)
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(100_000):
+            ap += 1.0
+            term *= x / ap
+            total += term
+            if abs(term) < abs(total) * 1e-16:
+                break
+        return max(0.0, 1.0 - total * math.exp(ln))
+    tiny = 1e-300  # continued fraction for Q(a, x)
+    b = x + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for i in range(1, 100_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = b + an / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return math.exp(ln) * h
+
+
+def chi2_sf(x: float, df: int) -> float:
+    return gammaincc(df / 2.0, x / 2.0)
+
+
+def norm_sf2(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+# --------------------------------------------------------------------------
+# Tests
+
+
+@dataclass
+class TestResult:
+    """One comparison of a figure between two runs."""
+
+    metric: str
+    test: str
+    a: float | None
+    b: float | None
+    statistic: float | None
+    p: float | None
+    note: str = ""
+    rate: bool = False  # a and b are proportions
+    p_holm: float | None = None
+    significant: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        def num(x: float | None) -> float | None:
+            return None if x is None or math.isnan(x) else _r(x)
+        return {"metric": self.metric, "test": self.test, "a": num(self.a), "b": num(self.b),
+                "statistic": num(self.statistic), "p": num(self.p), "p_holm": num(self.p_holm),
+                "significant": self.significant, "note": self.note}
+
+
+def welch(ma: float, va: float, na: int, mb: float, vb: float, nb: int) -> tuple[float, float, float]:
+    """Welch's unequal-variances t-test: (t, df, two-sided p)."""
+    if na < 2 or nb < 2:
+        return math.nan, math.nan, math.nan
+    sa, sb = va / na, vb / nb
+    se2 = sa + sb
+    if se2 == 0:
+        return (0.0, math.inf, 1.0) if ma == mb else (math.copysign(math.inf, ma - mb), math.inf, 0.0)
+    t = (ma - mb) / math.sqrt(se2)
+    df = se2 * se2 / ((sa * sa / (na - 1) if sa else 0.0) + (sb * sb / (nb - 1) if sb else 0.0))
+    return t, df, t_sf2(t, df)
+
+
+def welch_hist(a: Mapping[int, int], b: Mapping[int, int]) -> tuple[float, float, float]:
+    na, ma, va = _moments(a)
+    nb, mb, vb = _moments(b)
+    return welch(ma, va, na, mb, vb, nb)
+
+
+def mann_whitney(a: Mapping[int, int], b: Mapping[int, int]) -> tuple[float, float, float]:
+    """The Mann–Whitney U test from two histograms (normal approximation with tie
+    correction and continuity correction): (U of a, z, two-sided p)."""
+    na, nb = sum(a.values()), sum(b.values())
+    if na == 0 or nb == 0:
+        return math.nan, math.nan, math.nan
+    total = na + nb
+    rank_sum = 0.0
+    ties = 0
+    below = 0
+    for value in sorted(set(a) | set(b)):
+        ca, cb = a.get(value, 0), b.get(value, 0)
+        t = ca + cb
+        if t == 0:
+            continue
+        rank_sum += ca * (below + (t + 1) / 2)
+        ties += t * t * t - t
+        below += t
+    u = rank_sum - na * (na + 1) / 2
+    mu = na * nb / 2
+    var = na * nb / 12 * ((total + 1) - ties / (total * (total - 1))) if total > 1 else 0.0
+    if var <= 0:
+        return u, 0.0, 1.0
+    z = max(abs(u - mu) - 0.5, 0.0) / math.sqrt(var)
+    return u, math.copysign(z, u - mu), norm_sf2(z)
+
+
+def two_proportions(ka: int, na: int, kb: int, nb: int) -> tuple[float, float]:
+    """The pooled two-proportion z-test: (z, two-sided p)."""
+    if na == 0 or nb == 0:
+        return math.nan, math.nan
+    pooled = (ka + kb) / (na + nb)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
+    if se == 0:
+        return 0.0, 1.0
+    z = (ka / na - kb / nb) / se
+    return z, norm_sf2(z)
+
+
+def chi_square(a: Sequence[int], b: Sequence[int]) -> tuple[float, int, float]:
+    """Pearson's chi-square test of homogeneity of two count vectors: (χ², df, p)."""
+    cols = [(x, y) for x, y in zip(a, b, strict=True) if x + y]
+    na, nb = sum(a), sum(b)
+    if na == 0 or nb == 0 or len(cols) < 2:
+        return math.nan, 0, math.nan
+    total = na + nb
+    stat = 0.0
+    for x, y in cols:
+        col = x + y
+        for observed, row in ((x, na), (y, nb)):
+            expected = row * col / total
+            stat += (observed - expected) ** 2 / expected
+    df = len(cols) - 1
+    return stat, df, chi2_sf(stat, df)
+
+
+def holm(results: list[TestResult], alpha: float = ALPHA) -> None:
+    """Holm–Bonferroni: set `p_holm` and `significant` on every test with a p-value."""
+    tested = sorted((r for r in results if r.p is not None and not math.isnan(r.p)), key=lambda r: r.p or 0.0)
+    m = len(tested)
+    running = 0.0
+    for i, r in enumerate(tested):
+        assert r.p is not None
+        running = max(running, min(1.0, (m - i) * r.p))
+        r.p_holm = running
+        r.significant = running < alpha
+
+
+@dataclass
+class Comparison:
+    a: Simulation
+    b: Simulation
+    tests: list[TestResult]
+    alpha: float = ALPHA
+
+    @property
+    def significant(self) -> list[TestResult]:
+        return [t for t in self.tests if t.significant]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"alpha": self.alpha, "correction": "Holm–Bonferroni over all tests below",
+                "tests": [t.as_dict() for t in self.tests]}
+
+
+def compare(a: Simulation, b: Simulation, alpha: float = ALPHA) -> Comparison:
+    """Test every figure two runs share; significance is at `alpha` after Holm's correction.
+
+    The two runs are treated as independent samples (their games share seeds,
+    but different rules make the games diverge from the first shuffle)."""
+    ta, tb = a.tally, b.tally
+    if a.setup.players != b.setup.players:
+        raise UnoDslError("compare runs with the same number of players")
+    games_mode = not a.setup.rounds_only and not b.setup.rounds_only
+    tests: list[TestResult] = []
+
+    def dist(metric: str, ha: Mapping[int, int], hb: Mapping[int, int], mw: bool = False) -> None:
+        na, ma, _ = _moments(ha)
+        nb, mb, _ = _moments(hb)
+        t, df, p = welch_hist(ha, hb)
+        tests.append(TestResult(f"{metric} (mean)", "Welch's t-test", ma, mb, t, _p(p),
+                                f"df={df:.0f}" if math.isfinite(df) else ""))
+        if mw:
+            u, z, p = mann_whitney(ha, hb)
+            effect = u / (na * nb) if na and nb else math.nan
+            tests.append(TestResult(f"{metric} (distribution)", "Mann–Whitney U test", _median(ha), _median(hb),
+                                    z, _p(p), f"P(A>B)+½P(A=B)={effect:.3f}" if math.isfinite(effect) else ""))
+
+    if games_mode:
+        dist("rounds per game", ta.rounds_per_game, tb.rounds_per_game)
+    dist("turns per round", ta.turns_per_round, tb.turns_per_round, mw=True)
+    dist("points per round", ta.points_per_round, tb.points_per_round)
+    dist("reshuffles per round", ta.reshuffles_per_round, tb.reshuffles_per_round)
+    ra, rb = ta.rounds + ta.runaway, tb.rounds + tb.runaway
+    z, p = two_proportions(ta.runaway, ra, tb.runaway, rb)
+    tests.append(TestResult("runaway rounds (rate)", "two-proportion z-test", _div(ta.runaway, ra),
+                            _div(tb.runaway, rb), z, _p(p), rate=True))
+    if games_mode:
+        stat, df, p = chi_square(ta.game_wins, tb.game_wins)
+        tests.append(TestResult("game wins by seat", "chi-square test of homogeneity", None, None, stat, _p(p),
+                                f"df={df}"))
+    stat, df, p = chi_square(ta.round_wins_from_dealer, tb.round_wins_from_dealer)
+    tests.append(TestResult("round wins by seat from the dealer", "chi-square test of homogeneity", None, None,
+                            stat, _p(p), f"df={df}"))
+    agents_a, agents_b = a.seat_agents, b.seat_agents
+    if agents_a == agents_b and len(set(agents_a)) > 1:
+        for name in dict.fromkeys(agents_a):
+            seats = [p for p, x in enumerate(agents_a) if x == name]
+            wa, wb = (sum(ta.game_wins[p] for p in seats), sum(tb.game_wins[p] for p in seats)) if games_mode \
+                else (sum(ta.round_wins[p] for p in seats), sum(tb.round_wins[p] for p in seats))
+            na, nb = (ta.completed, tb.completed) if games_mode else (ta.rounds, tb.rounds)
+            z, p = two_proportions(wa, na, wb, nb)
+            tests.append(TestResult(f"{name} wins ({'games' if games_mode else 'rounds'})",
+                                    "two-proportion z-test", _div(wa, na), _div(wb, nb), z, _p(p), rate=True))
+    for kind in sorted(set(ta.plays) | set(tb.plays)):
+        ma, va = _kind_moments(ta, kind)
+        mb, vb = _kind_moments(tb, kind)
+        t, wdf, p = welch(ma, va, ta.rounds, mb, vb, tb.rounds)
+        tests.append(TestResult(f"{kind} plays per round", "Welch's t-test", ma, mb, t, _p(p),
+                                f"df={wdf:.0f}" if math.isfinite(wdf) else ""))
+    holm(tests, alpha)
+    return Comparison(a, b, tests, alpha)
+
+
+def _p(p: float) -> float | None:
+    return None if math.isnan(p) else p
+
+
+def _div(k: int, n: int) -> float | None:
+    return k / n if n else None
+
+
+def _median(hist: Mapping[int, int]) -> float | None:
+    items = _sorted(hist)
+    n = sum(c for _, c in items)
+    if n == 0:
+        return None
+    return (_at_rank(items, (n + 1) // 2) + _at_rank(items, n // 2 + 1)) / 2
+
+
+# --------------------------------------------------------------------------
+# Charts (matplotlib, an optional extra)
+
+
+class PlotUnavailable(UnoDslError):
+    """matplotlib is not installed."""
+
+
+def check_plot() -> None:
+    """Raise PlotUnavailable, with what to install, if charts cannot be drawn."""
+    _pyplot()
+
+
+def _pyplot() -> Any:
+    try:
+        matplotlib = importlib.import_module("matplotlib")
+    except ImportError as err:
+        raise PlotUnavailable("charts need matplotlib: pip install 'unodsl[plot]' "
+                              "(or pip install matplotlib)") from err
+    matplotlib.use("Agg")
+    return importlib.import_module("matplotlib.pyplot")
+
+
+def plot(results: Sequence[dict[str, Any]], directory: str | Path,
+         labels: Sequence[str] | None = None) -> list[Path]:
+    """Write PNG charts of one run's figures, or of two side by side; return their paths."""
+    plt = _pyplot()
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    labels = list(labels or [_label(f) for f in results])
+    colors = ["tab:blue", "tab:orange"]
+    written = []
+
+    fig, axes = plt.subplots(1, len(results), figsize=(6.4 * len(results), 4.2), squeeze=False, sharex=True,
+                             sharey=True)
+    hi = max((f["turns_per_round"] or {}).get("p95", 1) for f in results)
+    top = max(1, int(hi * 1.5))
+    for ax, f, label, color in zip(axes[0], results, labels, colors, strict=False):
+        d = f["turns_per_round"]
+        if d:
+            values = [v for v, _ in d["histogram"]]
+            weights = [c for _, c in d["histogram"]]
+            bins = _bins(top)
+            ax.hist([min(v, top) for v in values], bins=bins, weights=weights, color=color, alpha=0.8)
+            ax.axvline(d["mean"], color="black", linestyle="--", linewidth=1, label=f"mean {d['mean']:.1f}")
+            ax.axvline(d["median"], color="black", linestyle=":", linewidth=1, label=f"median {d['median']:g}")
+            ax.legend()
+        ax.set_title(f"{label}\n{_subtitle(f)}", fontsize=10)
+        ax.set_xlabel(f"turns per round (the last bar holds ≥ {top})")
+        ax.set_ylabel("rounds")
+    fig.tight_layout()
+    written.append(_save(fig, plt, out / "turns_per_round.png"))
+
+    panels = [("game_by_seat", "game wins by seat"), ("round_by_seat_from_dealer", "round wins by seat from dealer")]
+    panels = [(key, title) for key, title in panels if all(key in f["wins"] for f in results)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.4 * len(panels), 4.2), squeeze=False)
+    width = 0.8 / len(results)
+    for ax, (key, title) in zip(axes[0], panels, strict=True):
+        ymax = 0.0
+        for i, (f, label, color) in enumerate(zip(results, labels, colors, strict=False)):
+            rows = f["wins"][key]
+            xs = [j + (i - (len(results) - 1) / 2) * width for j in range(len(rows))]
+            rates = [r["rate"] or 0.0 for r in rows]
+            errs = [[r["rate"] - r["ci95"][0] if r["ci95"] else 0 for r in rows],
+                    [r["ci95"][1] - r["rate"] if r["ci95"] else 0 for r in rows]]
+            ax.bar(xs, rates, width, yerr=errs, capsize=3, color=color, alpha=0.85, label=label)
+            ymax = max([ymax, *(r["ci95"][1] for r in rows if r["ci95"])])
+        rows = results[0]["wins"][key]
+        ax.set_xticks(range(len(rows)), [r["label"] + (f"\n{r['agent']}" if "agent" in r else "") for r in rows])
+        ax.axhline(1 / results[0]["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+        ax.set_ylabel("win rate (95% CI)")
+        ax.set_title(title)
+        ax.set_ylim(0, min(1.0, ymax * 1.3) if ymax else 1.0)
+        ax.legend(fontsize=8, loc="upper center", ncol=len(results) + 1)
+    fig.tight_layout()
+    written.append(_save(fig, plt, out / "seat_win_rates.png"))
+    return written
+
+
+def _bins(top: int) -> list[float]:
+    step = max(1, math.ceil((top + 1) / 60))
+    return [x - 0.5 for x in range(0, top + step + 1, step)]
+
+
+def _save(fig: Any, plt: Any, path: Path) -> Path:
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _label(f: dict[str, Any]) -> str:
+    v = f["variant"]
+    return str(v["name"]) + (f" + {', '.join(v['options'])}" if v["options"] else "")
+
+
+def _subtitle(f: dict[str, Any]) -> str:
+    unit = "games" if f["mode"] == "games" else "rounds"
+    return f"{f['count']:,} {unit}, {f['players']} players ({', '.join(dict.fromkeys(f['agents']))}), seed {f['seed']}"
+

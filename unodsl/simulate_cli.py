@@ -1,0 +1,322 @@
+"""The `unodsl simulate` command: many games with bots, statistics, comparison, charts."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import click
+from rich import box
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from . import simulate as lib
+from .errors import UnoDslError, VariantError
+from .load import load_variant
+from .simulate import ALPHA, Comparison, PlotUnavailable, Simulation, TestResult
+
+EXIT_INVALID = 1
+
+
+class _Speed(ProgressColumn):
+    """Games (or rounds) per second."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.1f} {self.unit}/s", style="progress.data.speed")
+
+
+@click.command(name="simulate")
+@click.argument("variant")
+@click.option("-n", "--games", type=click.IntRange(1), help="Play N whole games (default: 100).")
+@click.option("--rounds", type=click.IntRange(1), help="Play N single rounds instead of whole games.")
+@click.option("-p", "--players", type=click.IntRange(1, 100), help="Number of players (default: 4, "
+              "or the nearest the variant allows).")
+@click.option("-a", "--agents", default="greedy,random", show_default=True,
+              help="Comma-separated agents, one per seat, repeated to fill the table: random, greedy.")
+@click.option("-s", "--seed", type=int, help="Master seed; game i plays with a seed derived from it and i "
+              "(default: random, printed).")
+@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
+              help="Switch an option of VARIANT on (or off); repeatable.")
+@click.option("-w", "--workers", type=click.IntRange(0), default=1, show_default=True,
+              help="Worker processes (0: one per CPU). The figures do not depend on it.")
+@click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
+              help="A round longer than this is a runaway: counted, and its game abandoned.")
+@click.option("--compare", "other", metavar="OTHER",
+              help="Also play OTHER (a variant) on the same seeds and test every difference.")
+@click.option("--compare-option", "other_option", multiple=True, metavar="NAME[=on|off]",
+              help="Switch an option of the --compare variant on (or off); repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write PNG charts to DIR (needs matplotlib: pip install 'unodsl[plot]').")
+def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
+                 seed: int | None, option: tuple[str, ...], workers: int, max_turns: int, other: str | None,
+                 other_option: tuple[str, ...], as_json: bool, plot_dir: str | None) -> None:
+    """Play many games of VARIANT with bots and report statistics.
+
+    Win rates per seat (also counted from the dealer) and per agent, rounds per
+    game, turns and points per round, reshuffles, card kinds played and runaway
+    rounds, with 95% confidence intervals. With --compare, both variants play
+    the same seeds and every difference is tested (Holm-corrected, α = 0.05).
+    """
+    from .cli import _agents, _options, _print_diagnostics
+
+    if games is not None and rounds is not None:
+        raise click.UsageError("give --games or --rounds, not both")
+    if other_option and other is None:
+        raise click.UsageError("--compare-option needs --compare")
+    count = rounds or games or 100
+    seats = _agents(agents)
+    chosen, other_chosen = _options(option), _options(other_option)
+    if plot_dir is not None:
+        try:
+            lib.check_plot()
+        except PlotUnavailable as err:
+            raise click.ClickException(str(err)) from err
+    err_console = Console(stderr=True, highlight=False)
+    try:
+        va = load_variant(variant, chosen)
+        vb = load_variant(other, other_chosen) if other is not None else None
+    except VariantError as err:
+        _print_diagnostics(err.diagnostics, err_console)
+        sys.exit(EXIT_INVALID)
+    n = players or lib.default_players(va)
+    for v in (va, vb):
+        if v is not None and not v.min_players <= n <= v.max_players:
+            raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
+    seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
+    unit = "rounds" if rounds else "games"
+    runs: list[Simulation] = []
+    try:
+        with _progress(err_console, unit) as track:
+            for v, label in ((va, "A"), (vb, "B")):
+                if v is None:
+                    continue
+                name = v.name + (f" ({label})" if vb is not None else "")
+                runs.append(lib.simulate(v, count, players=n, agents=seats, seed=seed, workers=workers,
+                                     rounds_only=rounds is not None, max_turns=max_turns,
+                                     progress=track(name, count)))
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)
+    except UnoDslError as err:
+        err_console.print(f"[red]error:[/] {err}")
+        sys.exit(EXIT_INVALID)
+    comparison = lib.compare(runs[0], runs[1]) if len(runs) == 2 else None
+    figs = [r.figures() for r in runs]
+    charts = []
+    if plot_dir is not None:
+        charts = lib.plot(figs, plot_dir, [r.label for r in runs])
+    if as_json:
+        if comparison is None:
+            click.echo(json.dumps(figs[0], indent=2, allow_nan=False))
+        else:
+            click.echo(json.dumps({"a": figs[0], "b": figs[1], "comparison": comparison.as_dict()}, indent=2,
+                              allow_nan=False))
+        return
+    console = Console(highlight=False)
+    if not console.is_terminal:  # piped: plain text, and wide enough for the tables
+        console = Console(highlight=False, width=max(console.width, 130))
+    report(console, runs, figs, comparison)
+    for path in charts:
+        console.print(f"chart: {path}")
+
+
+@contextmanager
+def _progress(console: Console, unit: str) -> Iterator[Callable[[str, int], Callable[[int], None] | None]]:
+    """A rich progress bar on a terminal; nothing when output is piped."""
+    if not console.is_terminal:
+        yield lambda name, total: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), _Speed(unit),
+               TextColumn("eta"), TimeRemainingColumn(), TextColumn("elapsed"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        def track(name: str, total: int) -> Callable[[int], None]:
+            task = progress.add_task(name, total=total)
+            return lambda k: progress.advance(task, k)
+        yield track
+
+
+# --------------------------------------------------------------------------
+# The report
+
+
+def _pct(p: dict[str, Any] | None) -> str:
+    if not p or p.get("rate") is None:
+        return "–"
+    lo, hi = p["ci95"]
+    return f"{100 * p['rate']:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, int) or float(x).is_integer():
+        return f"{int(x):,}"
+    return f"{x:,.{digits}f}"
+
+
+def _mean(d: dict[str, Any]) -> str:
+    ci = d["ci95"]
+    return _num(d["mean"]) + (f" ({_num(ci[0])}–{_num(ci[1])})" if ci else "")
+
+
+def _median(d: dict[str, Any]) -> str:
+    lo, hi = d["median_ci95"]
+    return _num(d["median"]) + (f" ({_num(lo)}–{_num(hi)})" if lo != hi else "")
+
+
+def _table(title: str, *columns: str) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    for i, col in enumerate(columns):
+        table.add_column(col, justify="left" if i == 0 else "right")
+    return table
+
+
+def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str, Any]],
+           comparison: Comparison | None) -> None:
+    """Print the figures of one run, or of two side by side with the tests."""
+    tags = ["A", "B"] if len(runs) == 2 else [""]
+    for tag, run, f in zip(tags, runs, figs, strict=True):
+        games = f["mode"] == "games"
+        seats = ", ".join(f"P{p + 1} {a}" for p, a in enumerate(f["agents"]))
+        opts = f", options: {', '.join(f['variant']['options'])}" if f["variant"]["options"] else ""
+        lead = f"[bold]{tag}[/] = " if tag else ""
+        console.print(f"{lead}[bold]{run.name}[/]{opts} — {f['count']:,} {f['mode']}, {f['players']} players "
+                      f"({seats}), seed {f['seed']}")
+        t = f["timing"]
+        console.print(f"  played in {t['seconds']:.1f} s with {t['workers']} worker(s): "
+                      f"{_num(t['per_second'], 1)} {f['mode']}/s, {_num(t['turns_per_second'])} turns/s")
+        rw = f["rounds"]["runaway"]
+        line = f"  {f['rounds']['completed']:,} rounds completed; runaway rounds (over {f['max_turns']:,} turns): "
+        line += f"{rw['count']:,}" + (f" = {_pct(rw)}" if rw["count"] else "")
+        if games and rw["count"]:
+            line += f"; {f['games']['abandoned']:,} game(s) abandoned and left out of the game figures"
+        console.print(line)
+    console.print()
+    many = len(runs) == 2
+
+    def row(name: str, tag: str, *cells: str) -> tuple[str, ...]:
+        return (name, tag, *cells) if many else (name, *cells)
+
+    table = _table("Lengths and points", *row("figure", "run", "mean (95% CI)", "median (95% CI)", "p95", "max"))
+    for key, name in (("rounds_per_game", "rounds per game"), ("turns_per_round", "turns per round"),
+                      ("points_per_round", "points per round"), ("reshuffles_per_round", "reshuffles per round")):
+        for tag, f in zip(tags, figs, strict=True):
+            d = f.get(key)
+            if d is None:
+                continue
+            cells = [_mean(d), _median(d), _num(d["p95"]), _num(d["max"])]
+            table.add_row(*row(name, tag, *cells))
+    for tag, f in zip(tags, figs, strict=True):
+        table.add_row(*row("rounds with a reshuffle", tag, _pct(f["rounds_with_reshuffle"]), "", "", ""))
+    console.print(table)
+
+    games = all(f["mode"] == "games" for f in figs)
+    heads = [f"{what} {tag}".strip() for tag in tags for what in (["game wins", "round wins"] if games
+                                                                  else ["round wins"])]
+    table = _table("Wins by seat (95% CI)", "seat", *heads)
+    for p in range(figs[0]["players"]):
+        cells = []
+        for f in figs:
+            if games:
+                cells.append(_pct(f["wins"]["game_by_seat"][p]))
+            cells.append(_pct(f["wins"]["round_by_seat"][p]))
+        table.add_row(f"P{p + 1} {figs[0]['agents'][p]}", *cells)
+    console.print(table)
+
+    heads = [f"{what} {tag}".strip() for tag in tags for what in
+             (["games, from round 1's dealer", "rounds, from that round's dealer"] if games
+              else ["rounds, from the dealer"])]
+    table = _table("Wins by seat counted from the dealer (95% CI)", "seat", *heads)
+    for k in range(figs[0]["players"]):
+        cells = []
+        for f in figs:
+            if games:
+                cells.append(_pct(f["wins"]["game_by_seat_from_first_dealer"][k]))
+            cells.append(_pct(f["wins"]["round_by_seat_from_dealer"][k]))
+        table.add_row(figs[0]["wins"]["round_by_seat_from_dealer"][k]["label"], *cells)
+    console.print(table)
+
+    if len(set(figs[0]["agents"])) > 1:
+        heads = [f"{what} {tag}".strip() for tag in tags for what in (["games won", "rounds won"] if games
+                                                                      else ["rounds won"])]
+        table = _table("Wins by agent (95% CI)", "agent", "seats", *heads)
+        for i, agent in enumerate(figs[0]["wins"]["by_agent"]):
+            cells = []
+            for f in figs:
+                mine = f["wins"]["by_agent"][i]
+                if games:
+                    cells.append(_pct(mine["games"]))
+                cells.append(_pct(mine["rounds"]))
+            table.add_row(agent["agent"], f"{agent['seats']} of {figs[0]['players']}", *cells)
+        console.print(table)
+
+    kinds = list(dict.fromkeys(k for f in figs for k in f["cards_played"]["by_kind"]))
+    heads = [f"{what} {tag}".strip() for tag in tags for what in ("share", "per round (95% CI)")]
+    table = _table("Cards played by kind", "kind", *heads)
+    for kind in kinds:
+        cells = []
+        for f in figs:
+            k = f["cards_played"]["by_kind"].get(kind)
+            if k is None:
+                cells += ["–", "–"]
+                continue
+            ci = k["per_round_ci95"]
+            cells += [f"{100 * k['share']:.1f}%",
+                      _num(k["per_round"]) + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")]
+        table.add_row(kind, *cells)
+    table.add_row("all", *[c for f in figs for c in ("100%", _num(f["cards_played"]["per_round"]))])
+    console.print(table)
+
+    if comparison is not None:
+        _report_comparison(console, comparison)
+
+
+def _report_comparison(console: Console, comparison: Comparison) -> None:
+    table = _table(f"A vs B: which differences are significant (α = {ALPHA}, Holm-corrected over "
+                   f"{sum(t.p is not None for t in comparison.tests)} tests)",
+                   "figure", "A", "B", "test", "statistic", "p", "p (Holm)", "significant")
+    for t in comparison.tests:
+        stat = "–" if t.statistic is None else f"{t.statistic:.3g}" + (f" {t.note}" if t.note.startswith("df") else "")
+        table.add_row(t.metric, _value(t, t.a), _value(t, t.b), t.test, stat, _pvalue(t.p), _pvalue(t.p_holm),
+                      "[bold red]yes[/]" if t.significant else "no")
+    console.print(table)
+    sig = comparison.significant
+    if sig:
+        console.print(f"[bold]{len(sig)} significant difference(s)[/] (A vs B, test, Holm-corrected p):")
+        for t in sig:
+            console.print(f"  {t.metric}: {_value(t, t.a)} vs {_value(t, t.b)}, {t.test}, p = {_pvalue(t.p_holm)}")
+    else:
+        console.print("[bold]No significant difference[/] between A and B at this sample size.")
+
+
+def _value(t: TestResult, x: float | None) -> str:
+    if x is None:
+        return "–"
+    return f"{100 * x:.2f}%" if t.rate else _num(x, 3)
+
+
+def _pvalue(p: float | None) -> str:
+    if p is None:
+        return "–"
+    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
