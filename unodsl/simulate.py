@@ -14,17 +14,13 @@ workers. Game `i` of a run with master seed `s` is played with the seed
     for test in compare(sim, other).tests:
         print(test.metric, test.test, test.p_holm, test.significant)
 
-The statistics need only `math`: Wilson intervals for proportions, Student's t
-intervals for means, order-statistic intervals for medians, and for
-comparisons Pearson's chi-square test of homogeneity, the two-proportion
-z-test, Welch's t-test and the Mann–Whitney U test, with Holm's correction
-over all the tests of one comparison.
+The statistics are in `stats.py` (standard library only), the charts in
+`plots.py`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import itertools
 import math
 import multiprocessing
@@ -44,8 +40,21 @@ from .engine.game import Game
 from .errors import RunawayRound, UnoDslError
 from .load import load_variant, resolve
 from .model import Variant
+from .stats import (
+    at_rank,
+    chi_square,
+    mann_whitney,
+    moments,
+    quantile,
+    quantile_ci,
+    sorted_items,
+    t_quantile,
+    two_proportions,
+    welch,
+    welch_hist,
+    wilson,
+)
 
-Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 ALPHA = 0.05
 
 # --------------------------------------------------------------------------
@@ -352,62 +361,19 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     return Simulation(setup, loaded.name, on, count, tally, elapsed, workers)
 
 
-# --------------------------------------------------------------------------
-# Distributions from histograms
-
-
-def _sorted(hist: Mapping[int, int]) -> list[tuple[int, int]]:
-    return sorted((v, c) for v, c in hist.items() if c)
-
-
-def _moments(hist: Mapping[int, int]) -> tuple[int, float, float]:
-    """n, mean and sample variance of a histogram (exact integer sums)."""
-    n = sum(hist.values())
-    s = sum(v * c for v, c in hist.items())
-    ss = sum(v * v * c for v, c in hist.items())
-    if n == 0:
-        return 0, math.nan, math.nan
-    mean = s / n
-    var = (ss * n - s * s) / (n * (n - 1)) if n > 1 else math.nan
-    return n, mean, max(var, 0.0)
-
-
-def _at_rank(items: list[tuple[int, int]], rank: int) -> int:
-    """The value of the `rank`-th smallest observation (1-based, clamped)."""
-    total = sum(c for _, c in items)
-    rank = min(max(rank, 1), total)
-    seen = 0
-    for value, count in items:
-        seen += count
-        if seen >= rank:
-            return value
-    return items[-1][0]
-
-
-def _quantile(items: list[tuple[int, int]], n: int, q: float) -> int:
-    """The nearest-rank quantile."""
-    return _at_rank(items, math.ceil(q * n))
-
-
-def _quantile_ci(items: list[tuple[int, int]], n: int, q: float) -> list[int]:
-    """A distribution-free 95% interval for a quantile, from order statistics."""
-    half = Z95 * math.sqrt(n * q * (1 - q))
-    return [_at_rank(items, math.floor(n * q - half)), _at_rank(items, math.ceil(n * q + half) + 1)]
-
-
 def describe(hist: Mapping[int, int], *, histogram: bool = False) -> dict[str, Any] | None:
     """Mean (95% t interval), sd, median (95% interval), p95, min and max of a histogram."""
-    items = _sorted(hist)
-    n, mean, var = _moments(hist)
+    items = sorted_items(hist)
+    n, mean, var = moments(hist)
     if n == 0:
         return None
     sd = math.sqrt(var) if n > 1 else 0.0
     half = t_quantile(0.975, n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
-    lo, hi = _at_rank(items, (n + 1) // 2), _at_rank(items, n // 2 + 1)
+    lo, hi = at_rank(items, (n + 1) // 2), at_rank(items, n // 2 + 1)
     out: dict[str, Any] = {
         "n": n, "mean": _r(mean), "ci95": [_r(mean - half), _r(mean + half)] if n > 1 else None,
-        "sd": _r(sd), "median": (lo + hi) / 2 if lo != hi else lo, "median_ci95": _quantile_ci(items, n, 0.5),
-        "p95": _quantile(items, n, 0.95), "min": items[0][0], "max": items[-1][0],
+        "sd": _r(sd), "median": (lo + hi) / 2 if lo != hi else lo, "median_ci95": quantile_ci(items, n, 0.5),
+        "p95": quantile(items, n, 0.95), "min": items[0][0], "max": items[-1][0],
     }
     if histogram:
         out["histogram"] = [[v, c] for v, c in items]
@@ -419,16 +385,6 @@ def proportion(count: int, n: int) -> dict[str, Any]:
     lo, hi = wilson(count, n)
     return {"count": count, "n": n, "rate": _r(count / n) if n else None,
             "ci95": [_r(lo), _r(hi)] if n else None}
-
-
-def wilson(count: int, n: int, z: float = Z95) -> tuple[float, float]:
-    if n == 0:
-        return math.nan, math.nan
-    p = count / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _r(x: float) -> float:
@@ -507,115 +463,6 @@ def _kind_moments(t: Tally, kind: str) -> tuple[float, float]:
 
 
 # --------------------------------------------------------------------------
-# Distribution functions (standard library only)
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 100_000):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    ln = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(ln) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(ln) * _betacf(b, a, 1.0 - x) / b
-
-
-def t_sf2(t: float, df: float) -> float:
-    """The two-sided p-value of Student's t with `df` degrees of freedom."""
-    if math.isinf(t):
-        return 0.0
-    if df > 1e7:
-        return math.erfc(abs(t) / math.sqrt(2))
-    return betainc(df / 2.0, 0.5, df / (df + t * t))
-
-
-def t_quantile(q: float, df: float) -> float:
-    """The `q` quantile (q > 0.5) of Student's t, by bisection on the distribution function."""
-    lo, hi = 0.0, 1.0
-    while t_sf2(hi, df) / 2 > 1 - q:
-        hi *= 2
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if t_sf2(mid, df) / 2 > 1 - q:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def gammaincc(a: float, x: float) -> float:
-    """The regularized upper incomplete gamma function Q(a, x)."""
-    if x <= 0.0:
-        return 1.0
-    ln = -x + a * math.log(x) - math.lgamma(a)
-    if x < a + 1.0:  # series for P(a, x)
-        term = total = 1.0 / a
-        ap = a
-        for _ in range(100_000):
-            ap += 1.0
-            term *= x / ap
-            total += term
-            if abs(term) < abs(total) * 1e-16:
-                break
-        return max(0.0, 1.0 - total * math.exp(ln))
-    tiny = 1e-300  # continued fraction for Q(a, x)
-    b = x + 1.0 - a
-    c = 1.0 / tiny
-    d = 1.0 / b
-    h = d
-    for i in range(1, 100_000):
-        an = -i * (i - a)
-        b += 2.0
-        d = an * d + b
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = b + an / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-16:
-            break
-    return math.exp(ln) * h
-
-
-def chi2_sf(x: float, df: int) -> float:
-    return gammaincc(df / 2.0, x / 2.0)
-
-
-def norm_sf2(z: float) -> float:
-    """The two-sided p-value of a standard normal statistic."""
-    return math.erfc(abs(z) / math.sqrt(2))
-
-
-# --------------------------------------------------------------------------
 # Tests
 
 
@@ -640,81 +487,6 @@ class TestResult:
         return {"metric": self.metric, "test": self.test, "a": num(self.a), "b": num(self.b),
                 "statistic": num(self.statistic), "p": num(self.p), "p_holm": num(self.p_holm),
                 "significant": self.significant, "note": self.note}
-
-
-def welch(ma: float, va: float, na: int, mb: float, vb: float, nb: int) -> tuple[float, float, float]:
-    """Welch's unequal-variances t-test: (t, df, two-sided p)."""
-    if na < 2 or nb < 2:
-        return math.nan, math.nan, math.nan
-    sa, sb = va / na, vb / nb
-    se2 = sa + sb
-    if se2 == 0:
-        return (0.0, math.inf, 1.0) if ma == mb else (math.copysign(math.inf, ma - mb), math.inf, 0.0)
-    t = (ma - mb) / math.sqrt(se2)
-    df = se2 * se2 / ((sa * sa / (na - 1) if sa else 0.0) + (sb * sb / (nb - 1) if sb else 0.0))
-    return t, df, t_sf2(t, df)
-
-
-def welch_hist(a: Mapping[int, int], b: Mapping[int, int]) -> tuple[float, float, float]:
-    na, ma, va = _moments(a)
-    nb, mb, vb = _moments(b)
-    return welch(ma, va, na, mb, vb, nb)
-
-
-def mann_whitney(a: Mapping[int, int], b: Mapping[int, int]) -> tuple[float, float, float]:
-    """The Mann–Whitney U test from two histograms (normal approximation with tie
-    correction and continuity correction): (U of a, z, two-sided p)."""
-    na, nb = sum(a.values()), sum(b.values())
-    if na == 0 or nb == 0:
-        return math.nan, math.nan, math.nan
-    total = na + nb
-    rank_sum = 0.0
-    ties = 0
-    below = 0
-    for value in sorted(set(a) | set(b)):
-        ca, cb = a.get(value, 0), b.get(value, 0)
-        t = ca + cb
-        if t == 0:
-            continue
-        rank_sum += ca * (below + (t + 1) / 2)
-        ties += t * t * t - t
-        below += t
-    u = rank_sum - na * (na + 1) / 2
-    mu = na * nb / 2
-    var = na * nb / 12 * ((total + 1) - ties / (total * (total - 1))) if total > 1 else 0.0
-    if var <= 0:
-        return u, 0.0, 1.0
-    z = max(abs(u - mu) - 0.5, 0.0) / math.sqrt(var)
-    return u, math.copysign(z, u - mu), norm_sf2(z)
-
-
-def two_proportions(ka: int, na: int, kb: int, nb: int) -> tuple[float, float]:
-    """The pooled two-proportion z-test: (z, two-sided p)."""
-    if na == 0 or nb == 0:
-        return math.nan, math.nan
-    pooled = (ka + kb) / (na + nb)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
-    if se == 0:
-        return 0.0, 1.0
-    z = (ka / na - kb / nb) / se
-    return z, norm_sf2(z)
-
-
-def chi_square(a: Sequence[int], b: Sequence[int]) -> tuple[float, int, float]:
-    """Pearson's chi-square test of homogeneity of two count vectors: (χ², df, p)."""
-    cols = [(x, y) for x, y in zip(a, b, strict=True) if x + y]
-    na, nb = sum(a), sum(b)
-    if na == 0 or nb == 0 or len(cols) < 2:
-        return math.nan, 0, math.nan
-    total = na + nb
-    stat = 0.0
-    for x, y in cols:
-        col = x + y
-        for observed, row in ((x, na), (y, nb)):
-            expected = row * col / total
-            stat += (observed - expected) ** 2 / expected
-    df = len(cols) - 1
-    return stat, df, chi2_sf(stat, df)
 
 
 def holm(results: list[TestResult], alpha: float = ALPHA) -> None:
@@ -757,8 +529,8 @@ def compare(a: Simulation, b: Simulation, alpha: float = ALPHA) -> Comparison:
     tests: list[TestResult] = []
 
     def dist(metric: str, ha: Mapping[int, int], hb: Mapping[int, int], mw: bool = False) -> None:
-        na, ma, _ = _moments(ha)
-        nb, mb, _ = _moments(hb)
+        na, ma, _ = moments(ha)
+        nb, mb, _ = moments(hb)
         t, df, p = welch_hist(ha, hb)
         tests.append(TestResult(f"{metric} (mean)", "Welch's t-test", ma, mb, t, _p(p),
                                 f"df={df:.0f}" if math.isfinite(df) else ""))
@@ -813,109 +585,8 @@ def _div(k: int, n: int) -> float | None:
 
 
 def _median(hist: Mapping[int, int]) -> float | None:
-    items = _sorted(hist)
+    items = sorted_items(hist)
     n = sum(c for _, c in items)
     if n == 0:
         return None
-    return (_at_rank(items, (n + 1) // 2) + _at_rank(items, n // 2 + 1)) / 2
-
-
-# --------------------------------------------------------------------------
-# Charts (matplotlib, an optional extra)
-
-
-class PlotUnavailable(UnoDslError):
-    """matplotlib is not installed."""
-
-
-def check_plot() -> None:
-    """Raise PlotUnavailable, with what to install, if charts cannot be drawn."""
-    _pyplot()
-
-
-def _pyplot() -> Any:
-    try:
-        matplotlib = importlib.import_module("matplotlib")
-    except ImportError as err:
-        raise PlotUnavailable("charts need matplotlib: pip install 'unodsl[plot]' "
-                              "(or pip install matplotlib)") from err
-    matplotlib.use("Agg")
-    return importlib.import_module("matplotlib.pyplot")
-
-
-def plot(results: Sequence[dict[str, Any]], directory: str | Path,
-         labels: Sequence[str] | None = None) -> list[Path]:
-    """Write PNG charts of one run's figures, or of two side by side; return their paths."""
-    plt = _pyplot()
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    labels = list(labels or [_label(f) for f in results])
-    colors = ["tab:blue", "tab:orange"]
-    written = []
-
-    fig, axes = plt.subplots(1, len(results), figsize=(6.4 * len(results), 4.2), squeeze=False, sharex=True,
-                             sharey=True)
-    hi = max((f["turns_per_round"] or {}).get("p95", 1) for f in results)
-    top = max(1, int(hi * 1.5))
-    for ax, f, label, color in zip(axes[0], results, labels, colors, strict=False):
-        d = f["turns_per_round"]
-        if d:
-            values = [v for v, _ in d["histogram"]]
-            weights = [c for _, c in d["histogram"]]
-            bins = _bins(top)
-            ax.hist([min(v, top) for v in values], bins=bins, weights=weights, color=color, alpha=0.8)
-            ax.axvline(d["mean"], color="black", linestyle="--", linewidth=1, label=f"mean {d['mean']:.1f}")
-            ax.axvline(d["median"], color="black", linestyle=":", linewidth=1, label=f"median {d['median']:g}")
-            ax.legend()
-        ax.set_title(f"{label}\n{_subtitle(f)}", fontsize=10)
-        ax.set_xlabel(f"turns per round (the last bar holds ≥ {top})")
-        ax.set_ylabel("rounds")
-    fig.tight_layout()
-    written.append(_save(fig, plt, out / "turns_per_round.png"))
-
-    panels = [("game_by_seat", "game wins by seat"), ("round_by_seat_from_dealer", "round wins by seat from dealer")]
-    panels = [(key, title) for key, title in panels if all(key in f["wins"] for f in results)]
-    fig, axes = plt.subplots(1, len(panels), figsize=(6.4 * len(panels), 4.2), squeeze=False)
-    width = 0.8 / len(results)
-    for ax, (key, title) in zip(axes[0], panels, strict=True):
-        ymax = 0.0
-        for i, (f, label, color) in enumerate(zip(results, labels, colors, strict=False)):
-            rows = f["wins"][key]
-            xs = [j + (i - (len(results) - 1) / 2) * width for j in range(len(rows))]
-            rates = [r["rate"] or 0.0 for r in rows]
-            errs = [[r["rate"] - r["ci95"][0] if r["ci95"] else 0 for r in rows],
-                    [r["ci95"][1] - r["rate"] if r["ci95"] else 0 for r in rows]]
-            ax.bar(xs, rates, width, yerr=errs, capsize=3, color=color, alpha=0.85, label=label)
-            ymax = max([ymax, *(r["ci95"][1] for r in rows if r["ci95"])])
-        rows = results[0]["wins"][key]
-        ax.set_xticks(range(len(rows)), [r["label"] + (f"\n{r['agent']}" if "agent" in r else "") for r in rows])
-        ax.axhline(1 / results[0]["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
-        ax.set_ylabel("win rate (95% CI)")
-        ax.set_title(title)
-        ax.set_ylim(0, min(1.0, ymax * 1.3) if ymax else 1.0)
-        ax.legend(fontsize=8, loc="upper center", ncol=len(results) + 1)
-    fig.tight_layout()
-    written.append(_save(fig, plt, out / "seat_win_rates.png"))
-    return written
-
-
-def _bins(top: int) -> list[float]:
-    step = max(1, math.ceil((top + 1) / 60))
-    return [x - 0.5 for x in range(0, top + step + 1, step)]
-
-
-def _save(fig: Any, plt: Any, path: Path) -> Path:
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
-
-
-def _label(f: dict[str, Any]) -> str:
-    v = f["variant"]
-    return str(v["name"]) + (f" + {', '.join(v['options'])}" if v["options"] else "")
-
-
-def _subtitle(f: dict[str, Any]) -> str:
-    unit = "games" if f["mode"] == "games" else "rounds"
-    return f"{f['count']:,} {unit}, {f['players']} players ({', '.join(dict.fromkeys(f['agents']))}), seed {f['seed']}"
-
+    return (at_rank(items, (n + 1) // 2) + at_rank(items, n // 2 + 1)) / 2

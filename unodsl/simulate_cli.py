@@ -25,10 +25,12 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from . import plots
 from . import simulate as lib
 from .errors import UnoDslError, VariantError
 from .load import load_variant
-from .simulate import ALPHA, Comparison, PlotUnavailable, Simulation, TestResult
+from .plots import PlotUnavailable
+from .simulate import ALPHA, Comparison, Simulation, TestResult
 
 EXIT_INVALID = 1
 
@@ -89,7 +91,7 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
     chosen, other_chosen = _options(option), _options(other_option)
     if plot_dir is not None:
         try:
-            lib.check_plot()
+            plots.check_plot()
         except PlotUnavailable as err:
             raise click.ClickException(str(err)) from err
     err_console = Console(stderr=True, highlight=False)
@@ -125,7 +127,7 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
     figs = [r.figures() for r in runs]
     charts = []
     if plot_dir is not None:
-        charts = lib.plot(figs, plot_dir, [r.label for r in runs])
+        charts = plots.plot(figs, plot_dir, [r.label for r in runs])
     if as_json:
         if comparison is None:
             click.echo(json.dumps(figs[0], indent=2, allow_nan=False))

@@ -13,24 +13,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from unodsl import simulate as lib
+from unodsl import plots
 from unodsl.cli import main
-from unodsl.simulate import (
-    PlotUnavailable,
-    Simulation,
-    betainc,
-    chi2_sf,
-    chi_square,
-    compare,
-    game_seed,
-    mann_whitney,
-    simulate,
-    t_quantile,
-    t_sf2,
-    two_proportions,
-    welch,
-    wilson,
-)
+from unodsl.plots import PlotUnavailable
+from unodsl.simulate import Simulation, compare, game_seed, simulate
+from unodsl.stats import betainc, chi2_sf, chi_square, mann_whitney, t_quantile, t_sf2, two_proportions, welch, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIC = ROOT / "variants" / "classic.yaml"
@@ -268,7 +255,7 @@ def test_usage_errors() -> None:
 def test_plot_writes_pngs(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     a, b = greedy(3), greedy(3, options={"draw_until_playable": True})
-    paths = lib.plot([a.figures(), b.figures()], tmp_path, [a.label, b.label])
+    paths = plots.plot([a.figures(), b.figures()], tmp_path, [a.label, b.label])
     assert [p.name for p in paths] == ["turns_per_round.png", "seat_win_rates.png"]
     for p in paths:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -286,8 +273,8 @@ def test_plot_without_matplotlib_says_what_to_install(monkeypatch: pytest.Monkey
             raise ImportError(f"No module named {name!r}")
         return real(name, *args)
 
-    monkeypatch.setattr(lib.importlib, "import_module", no_matplotlib)
+    monkeypatch.setattr(plots.importlib, "import_module", no_matplotlib)
     with pytest.raises(PlotUnavailable, match=r"unodsl\[plot\]"):
-        lib.check_plot()
+        plots.check_plot()
     result = CliRunner().invoke(main, ["simulate", "classic", "-n", "2", "--plot", str(tmp_path)])
     assert result.exit_code == 1 and "pip install 'unodsl[plot]'" in result.output

@@ -1,0 +1,107 @@
+"""Charts of simulation figures (matplotlib, the optional [plot] extra)."""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import UnoDslError
+
+
+class PlotUnavailable(UnoDslError):
+    """matplotlib is not installed."""
+
+
+def check_plot() -> None:
+    """Raise PlotUnavailable, with what to install, if charts cannot be drawn."""
+    _pyplot()
+
+
+def _pyplot() -> Any:
+    try:
+        matplotlib = importlib.import_module("matplotlib")
+    except ImportError as err:
+        raise PlotUnavailable("charts need matplotlib: pip install 'unodsl[plot]' "
+                              "(or pip install matplotlib)") from err
+    matplotlib.use("Agg")
+    return importlib.import_module("matplotlib.pyplot")
+
+
+def plot(results: Sequence[dict[str, Any]], directory: str | Path,
+         labels: Sequence[str] | None = None) -> list[Path]:
+    """Write PNG charts of one run's figures, or of two side by side; return their paths."""
+    plt = _pyplot()
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    labels = list(labels or [_label(f) for f in results])
+    colors = ["tab:blue", "tab:orange"]
+    written = []
+
+    fig, axes = plt.subplots(1, len(results), figsize=(6.4 * len(results), 4.2), squeeze=False, sharex=True,
+                             sharey=True)
+    hi = max((f["turns_per_round"] or {}).get("p95", 1) for f in results)
+    top = max(1, int(hi * 1.5))
+    for ax, f, label, color in zip(axes[0], results, labels, colors, strict=False):
+        d = f["turns_per_round"]
+        if d:
+            values = [v for v, _ in d["histogram"]]
+            weights = [c for _, c in d["histogram"]]
+            bins = _bins(top)
+            ax.hist([min(v, top) for v in values], bins=bins, weights=weights, color=color, alpha=0.8)
+            ax.axvline(d["mean"], color="black", linestyle="--", linewidth=1, label=f"mean {d['mean']:.1f}")
+            ax.axvline(d["median"], color="black", linestyle=":", linewidth=1, label=f"median {d['median']:g}")
+            ax.legend()
+        ax.set_title(f"{label}\n{_subtitle(f)}", fontsize=10)
+        ax.set_xlabel(f"turns per round (the last bar holds ≥ {top})")
+        ax.set_ylabel("rounds")
+    fig.tight_layout()
+    written.append(_save(fig, plt, out / "turns_per_round.png"))
+
+    panels = [("game_by_seat", "game wins by seat"), ("round_by_seat_from_dealer", "round wins by seat from dealer")]
+    panels = [(key, title) for key, title in panels if all(key in f["wins"] for f in results)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.4 * len(panels), 4.2), squeeze=False)
+    width = 0.8 / len(results)
+    for ax, (key, title) in zip(axes[0], panels, strict=True):
+        ymax = 0.0
+        for i, (f, label, color) in enumerate(zip(results, labels, colors, strict=False)):
+            rows = f["wins"][key]
+            xs = [j + (i - (len(results) - 1) / 2) * width for j in range(len(rows))]
+            rates = [r["rate"] or 0.0 for r in rows]
+            errs = [[r["rate"] - r["ci95"][0] if r["ci95"] else 0 for r in rows],
+                    [r["ci95"][1] - r["rate"] if r["ci95"] else 0 for r in rows]]
+            ax.bar(xs, rates, width, yerr=errs, capsize=3, color=color, alpha=0.85, label=label)
+            ymax = max([ymax, *(r["ci95"][1] for r in rows if r["ci95"])])
+        rows = results[0]["wins"][key]
+        ax.set_xticks(range(len(rows)), [r["label"] + (f"\n{r['agent']}" if "agent" in r else "") for r in rows])
+        ax.axhline(1 / results[0]["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+        ax.set_ylabel("win rate (95% CI)")
+        ax.set_title(title)
+        ax.set_ylim(0, min(1.0, ymax * 1.3) if ymax else 1.0)
+        ax.legend(fontsize=8, loc="upper center", ncol=len(results) + 1)
+    fig.tight_layout()
+    written.append(_save(fig, plt, out / "seat_win_rates.png"))
+    return written
+
+
+def _bins(top: int) -> list[float]:
+    step = max(1, math.ceil((top + 1) / 60))
+    return [x - 0.5 for x in range(0, top + step + 1, step)]
+
+
+def _save(fig: Any, plt: Any, path: Path) -> Path:
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _label(f: dict[str, Any]) -> str:
+    v = f["variant"]
+    return str(v["name"]) + (f" + {', '.join(v['options'])}" if v["options"] else "")
+
+
+def _subtitle(f: dict[str, Any]) -> str:
+    unit = "games" if f["mode"] == "games" else "rounds"
+    return f"{f['count']:,} {unit}, {f['players']} players ({', '.join(dict.fromkeys(f['agents']))}), seed {f['seed']}"
