@@ -308,11 +308,11 @@ def shuffle(g: Game, zone: list[Card]) -> None:
 @effect("count: int")
 def deal(g: Game, count: int) -> None:
     """Deal `count` cards to each player, one at a time, starting left of the dealer."""
-    for _ in range(count):
-        for i in range(1, g.n + 1):
-            p = (g.dealer + i) % g.n
-            if g.draw_pile:
-                g.hands[p].append(g.draw_pile.pop())
+    pile, n = g.draw_pile, g.n
+    dealt = pile[:-count * n - 1:-1]  # the top count*n cards, top first
+    del pile[len(pile) - len(dealt):]
+    for i in range(n):  # card k goes to the (k mod n)-th player left of the dealer
+        g.hands[(g.dealer + 1 + i) % n].extend(dealt[i::n])
     for p in range(g.n):
         _emit(g, "dealt", {"player": p, "count": len(g.hands[p])})
 
