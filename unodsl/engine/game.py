@@ -102,7 +102,10 @@ class Game:
             legal = ", ".join(str(o) for o in d.options[:12])
             raise IllegalAction(f"{choice} is not a legal choice for player {d.player} "
                                 f"({d.kind}); legal: {legal}")
-        self._step(choice)
+        try:
+            self.decision = self._flow.send(choice)
+        except StopIteration:
+            self.decision = None
 
     def watch(self, listener: Listener, events: Iterable[str] | None = None) -> None:
         """Call `listener(game, event, data)` after every event from now on (at least
@@ -403,11 +406,8 @@ class Game:
         hands = self.hands
         if not hands[p]:
             self.round_winner = p
-        else:
-            for q in range(self.n):
-                if not hands[q]:
-                    self.round_winner = q
-                    break
+        elif not all(hands):  # an effect emptied someone else's hand
+            self.round_winner = next(q for q, h in enumerate(hands) if not h)
 
     def _turn_options(self, p: int) -> tuple[Any, ...]:
         legal = self.legal
