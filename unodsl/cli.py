@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from .account import Narrator
 from .agents import AGENTS, make_agents, play_game
@@ -18,7 +19,7 @@ from .lang.check import did_you_mean
 from .load import load_variant, resolve, shipped_names, validate_file
 from .log import write_log
 from .reference import entry, markdown
-from .schema import schema
+from .schema import overlay_schema, schema
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -114,8 +115,8 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
 def _print_diagnostics(diags: list[Diagnostic], console: Console) -> None:
     for d in diags:
         color = "red" if d.severity == "error" else "yellow"
-        console.print(f"[bold]{d.pos}[/]: [{color}]{d.severity}[/]: {d.message}", markup=True,
-                      highlight=False, soft_wrap=True)
+        console.print(f"[bold]{escape(str(d.pos))}[/]: [{color}]{d.severity}[/]: {escape(d.message)}",
+                      markup=True, highlight=False, soft_wrap=True)
         if d.hint:
             console.print(f"  hint: {d.hint}", soft_wrap=True, markup=False)
 
@@ -128,18 +129,26 @@ def _print_diagnostics(diags: list[Diagnostic], console: Console) -> None:
 def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Check variant FILES; print every problem as file:line:col.
 
-    Each option of a variant is checked switched on too. Exit status: 0 all
-    valid, 1 some file is invalid (or has warnings, with --strict), 2 usage error.
+    A file may be a path or a shipped variant's name; a file that `extends:`
+    another is checked merged with it, and each option of a variant is checked
+    switched on too. Exit status: 0 all valid, 1 some file is invalid (or has
+    warnings, with --strict), 2 usage error (no files, an unknown --format).
     """
     everything: list[Diagnostic] = []
     bad = 0
+    console = Console(highlight=False)
     for name in files:
         diags = validate_file(name)
-        everything += diags
+        new = [d for d in diags if d not in everything]  # a base shared by several files: once
+        everything += new
         failing = [d for d in diags if d.severity == "error" or strict]
         bad += bool(failing)
-        if fmt == "text" and not diags:
-            click.echo(f"{name}: ok")
+        if fmt == "text":
+            _print_diagnostics(new, console)
+            if not diags:
+                click.echo(f"{name}: ok")
+            elif not new:
+                click.echo(f"{name}: {'invalid' if failing else 'warnings'}: see above (in a file it extends)")
     if fmt == "json":
         click.echo(json.dumps([{"file": d.pos.file, "line": d.pos.line, "column": d.pos.col,
                                 "severity": d.severity, "message": d.message, "hint": d.hint}
@@ -147,17 +156,24 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     elif fmt == "github":
         for d in everything:
             level = "error" if d.severity == "error" or strict else "warning"
-            text = d.message + (f" ({d.hint})" if d.hint else "")
-            click.echo(f"::{level} file={d.pos.file},line={d.pos.line},col={d.pos.col}::{text}")
-    else:
-        _print_diagnostics(everything, Console(highlight=False))
+            text = d.message + (f"\nhint: {d.hint}" if d.hint else "")
+            click.echo(f"::{level} file={_gh(d.pos.file, True)},line={d.pos.line},col={d.pos.col},"
+                       f"title=unodsl::{_gh(text)}")
     sys.exit(EXIT_INVALID if bad else EXIT_OK)
 
 
+def _gh(text: str, prop: bool = False) -> str:
+    """Escape text for a GitHub Actions workflow command (data, or a property value)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+
+
 @main.command(name="schema")
-def schema_cmd() -> None:
+@click.option("--overlay", is_flag=True, help="The schema of a file that `extends:` another "
+              "(no key required, null removes a key).")
+def schema_cmd(overlay: bool) -> None:
     """Print the JSON Schema of variant files (for editors and other tools)."""
-    click.echo(json.dumps(schema(), indent=2))
+    click.echo(json.dumps(overlay_schema() if overlay else schema(), indent=2, ensure_ascii=False))
 
 
 @main.command()
@@ -186,6 +202,11 @@ def list_cmd() -> None:
             click.echo(f"{name:<14} {v.name} ({v.min_players}–{v.max_players} players) {resolve(name)}")
         except VariantError:
             click.echo(f"{name:<14} (invalid: run `unodsl validate {Path(resolve(name))}`)")
+
+
+from .simulate_cli import simulate  # noqa: E402  (last: simulate_cli uses this module's helpers)
+
+main.add_command(simulate)
 
 
 if __name__ == "__main__":  # pragma: no cover

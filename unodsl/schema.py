@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import difflib
 import json
 from functools import cache
 from importlib import resources
@@ -27,6 +29,45 @@ def schema() -> dict[str, Any]:
 
 
 @cache
+def overlay_schema() -> dict[str, Any]:
+    """The schema of a file that `extends:` another, for editors (derived, never edited).
+
+    An overlay states only what differs, so no key is required and any key may be
+    null (which removes it from the base). Lists replace rather than merge, so
+    what is inside a list must still be complete and keeps every constraint.
+    """
+    full = copy.deepcopy(schema())
+    out = _relax(full)
+    out["$id"] = full["$id"].replace("variant-", "overlay-")
+    out["title"] = "unodsl variant overlay (a file with `extends:`)"
+    out["description"] = ("Changes to the variant named by `extends:`: maps merge, lists replace, "
+                          "null removes a key. " + full["description"])
+    out["required"] = ["extends"]
+    out.pop("oneOf", None)
+    return out
+
+
+def _relax(node: dict[str, Any]) -> dict[str, Any]:
+    """Drop `required` from an object reached through maps; allow null for its keys."""
+    out = dict(node)
+    out.pop("required", None)
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {name: _nullable(_relax(sub)) for name, sub in out["properties"].items()}
+    if isinstance(out.get("additionalProperties"), dict):
+        out["additionalProperties"] = _nullable(_relax(out["additionalProperties"]))
+    return out
+
+
+def _nullable(node: dict[str, Any]) -> dict[str, Any]:
+    inner = {k: v for k, v in node.items() if k != "description"}
+    removal = {"type": "null", "description": "null removes this key from the base variant"}
+    wrapped: dict[str, Any] = {"anyOf": [inner, removal]}
+    if "description" in node:
+        wrapped = {"description": node["description"], **wrapped}
+    return wrapped
+
+
+@cache
 def _validator() -> Draft202012Validator:
     return Draft202012Validator(schema())
 
@@ -47,14 +88,14 @@ def _describe(err: ValidationError, src: Source) -> Diagnostic:
     v = err.validator
     if v == "required":
         missing = str(err.message).split("'")[1]
+        removed = src.removed.get((*path, missing))
+        if removed is not None:
+            return Diagnostic(removed, f"{where}: required key {missing!r} is removed here",
+                              f"give it a value instead of null ({_property_doc(err, missing) or missing})")
         return Diagnostic(pos, f"{where}: missing required key {missing!r}",
-                          _property_doc(err, missing))
+                          _added_hint(src, path) or _property_doc(err, missing))
     if v == "additionalProperties":
-        allowed = list(err.schema.get("properties", {}))
-        extras = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
-        name = extras[0] if extras else "?"
-        hint = did_you_mean(name, allowed) or (f"allowed keys: {', '.join(allowed)}" if allowed else None)
-        return Diagnostic(src.key_pos((*path, name)), f"{where}: unknown key {name!r}", hint)
+        return _unknown_keys(err, src, path)[0]
     if v == "type":
         wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
         words = " or ".join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted)
@@ -82,12 +123,53 @@ def _describe(err: ValidationError, src: Source) -> Diagnostic:
     if v == "maxItems":
         return Diagnostic(pos, f"{where} must have at most {err.validator_value} item(s)")
     if v == "uniqueItems":
-        return Diagnostic(pos, f"{where} lists the same item twice")
+        items = err.instance if isinstance(err.instance, list) else []
+        again = next((i for i, x in enumerate(items) if x in items[:i]), None)
+        if again is None:
+            return Diagnostic(pos, f"{where} lists the same item twice")
+        first = items.index(items[again])
+        return Diagnostic(src.pos((*path, again)), f"{where} lists {items[again]!r} twice",
+                          f"it is already item {first + 1} of the list; remove one")
     if v == "minProperties":
         return Diagnostic(pos, f"{where} must not be empty")
     if v == "minLength":
         return Diagnostic(pos, f"{where} must not be empty")
     return Diagnostic(pos, f"{where}: {err.message}")
+
+
+def _misspelt(errors: list[ValidationError]) -> set[tuple[tuple[Any, ...], str]]:
+    """(mapping path, required key) pairs where an unknown key of the mapping is a near
+    miss of the missing key: `scorng:` is one mistake, reported once as the unknown key."""
+    out = set()
+    for e in errors:
+        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+            allowed = list(e.schema.get("properties", {}))
+            for name in (k for k in e.instance if k not in allowed):
+                close = difflib.get_close_matches(str(name), allowed, n=1, cutoff=0.6)
+                if close:
+                    out.add((tuple(e.absolute_path), close[0]))
+    return out
+
+
+def _unknown_keys(err: ValidationError, src: Source, path: tuple[Any, ...]) -> list[Diagnostic]:
+    """One diagnostic per unknown key of a mapping (the schema reports them together)."""
+    where = _where(path)
+    allowed = list(err.schema.get("properties", {}))
+    extras = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
+    out = []
+    for name in extras or ["?"]:
+        hint = did_you_mean(name, allowed) or (f"allowed keys: {', '.join(allowed)}" if allowed else None)
+        out.append(Diagnostic(src.key_pos((*path, name)), f"{where}: unknown key {name!r}", hint))
+    return out
+
+
+def _added_hint(src: Source, path: tuple[Any, ...]) -> str | None:
+    """For a key an overlay added next to near-misses in its base: the near miss."""
+    siblings = src.added.get(path)
+    if not siblings or not path:
+        return None
+    close = did_you_mean(str(path[-1]), siblings)
+    return f"{path[-1]!r} is new (the base has no such key); {close}" if close else None
 
 
 def _property_doc(err: ValidationError, name: str) -> str | None:
@@ -102,7 +184,8 @@ def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnos
     if path == ():
         inst = err.instance if isinstance(err.instance, dict) else {}
         if "sides" in inst and ("colors" in inst or "deck" in inst):
-            return Diagnostic(pos, "a variant has either `colors` and `deck`, or `sides`, not both")
+            return Diagnostic(src.key_pos(("sides",)), "a variant has either `colors` and `deck`, or `sides`, not both",
+                              "a one-sided deck uses `colors:` and `deck:`; a two-faced deck uses `sides:`")
         return Diagnostic(pos, "the variant has no deck",
                           "add `colors:` and `deck:` (or `sides:` for a two-faced deck)")
     if path and path[-1] in ("points", "ranks", "kind"):
@@ -118,7 +201,23 @@ def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnos
 
 
 def validate(src: Source) -> list[Diagnostic]:
-    """Schema errors of a loaded file, one per problem, in file order."""
-    found = [_describe(e, src) for e in _validator().iter_errors(src.data)]
-    unique = {(d.pos.line, d.pos.col, d.message): d for d in found}
-    return sorted(unique.values(), key=lambda d: (d.pos.line, d.pos.col))
+    """Schema errors of a loaded (possibly merged) file, one per problem, in file order."""
+    if not isinstance(src.data, dict):
+        return [Diagnostic(src.pos(()), f"the file should be a mapping (key: value), not {_typename(src.data)}",
+                           "a variant file starts with `unodsl: 1` and `name: …` (see `unodsl schema`)")]
+    errors = list(_validator().iter_errors(src.data))
+    # A value of the wrong type fails its other constraints too; report the type only.
+    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    misspelt = _misspelt(errors)
+    found = []
+    for e in errors:
+        if e.validator != "type" and tuple(e.absolute_path) in mistyped:
+            continue
+        if e.validator == "required" and (tuple(e.absolute_path), str(e.message).split("'")[1]) in misspelt:
+            continue
+        if e.validator == "additionalProperties":
+            found += _unknown_keys(e, src, tuple(e.absolute_path))
+        else:
+            found.append(_describe(e, src))
+    unique = {(d.pos, d.message): d for d in found}
+    return sorted(unique.values(), key=lambda d: (d.pos.file != src.file, d.pos.file, d.pos.line, d.pos.col))

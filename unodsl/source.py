@@ -3,7 +3,8 @@
 Only the plain YAML types are built (maps, lists, strings, numbers, booleans,
 null); any other tag is refused, so loading a variant never runs code. Duplicate
 keys are refused with both lines. Documents that expand past a node budget
-(alias bombs) and oversized files are refused too.
+(alias bombs), that nest deeper than a fixed limit, and oversized files are
+refused too; none of them can exhaust memory, the stack or the clock.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode
 
-from .errors import Pos, VariantError
+from .errors import Diagnostic, Pos, VariantError
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 200_000
+MAX_DEPTH = 64  # nested maps and lists; PyYAML's composer recurses per level
 
 Key = tuple[str | int, ...]
 
@@ -51,12 +53,21 @@ class Span:
 
 @dataclass
 class Source:
-    """Plain data read from one file, plus where each node and key came from."""
+    """Plain data read from one file, plus where each node and key came from.
+
+    After an overlay (see overlay.py) the data may come from several files; each
+    span carries its own file, so positions still point where a value was written.
+    `file` is the file that was asked for (the overlay, not its base).
+    """
 
     data: Any
     file: str
     spans: dict[Key, Span] = field(default_factory=dict)
     key_spans: dict[Key, Span] = field(default_factory=dict)
+    # Overlay bookkeeping, read by the schema check to explain its findings:
+    removed: dict[Key, Pos] = field(default_factory=dict)  # key -> the `null` that removed it
+    added: dict[Key, tuple[str, ...]] = field(default_factory=dict)  # new key -> base siblings
+    notes: list[Diagnostic] = field(default_factory=list)  # warnings found while merging
 
     def pos(self, key: Key) -> Pos:
         """The position of the node at `key`, or of its nearest ancestor."""
@@ -73,24 +84,36 @@ class Source:
 
 
 def read_text(path: str | Path) -> tuple[str, str]:
-    """Read a variant file, refusing what is not a reasonably sized text file."""
+    """Read a variant file, refusing what is not a reasonably sized UTF-8 text file."""
     name = str(path)
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise VariantError.at(
-                Pos(name, 1, 1),
-                f"file is {size:,} bytes; variant files are limited to {MAX_BYTES:,}",
-                "a variant is a short description; split out or remove generated content",
-            )
-        return name, p.read_text(encoding="utf-8")
+        if p.is_dir():
+            raise VariantError.at(Pos(name, 1, 1), "is a directory, not a variant file")
+        if p.exists() and not p.is_file():  # a device or a pipe could block or never end
+            raise VariantError.at(Pos(name, 1, 1), "is not a regular file")
+        with p.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise VariantError.at(Pos(name, 1, 1), "no such file") from None
-    except IsADirectoryError:
-        raise VariantError.at(Pos(name, 1, 1), "is a directory, not a variant file") from None
+    except PermissionError:
+        raise VariantError.at(Pos(name, 1, 1), "permission denied") from None
+    except OSError as exc:
+        raise VariantError.at(Pos(name, 1, 1), f"can't read the file ({exc.strerror or exc})") from None
+    if len(data) > MAX_BYTES:
+        size = p.stat().st_size
+        raise VariantError.at(
+            Pos(name, 1, 1),
+            f"file is {size:,} bytes; variant files are limited to {MAX_BYTES:,}",
+            "a variant is a short description; split out or remove generated content",
+        )
+    try:
+        return name, data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise VariantError.at(Pos(name, 1, 1), f"not UTF-8 text ({exc.reason})") from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = len(data[data.rfind(b"\n", 0, exc.start) + 1: exc.start].decode("utf-8", "replace")) + 1
+        raise VariantError.at(Pos(name, line, col), f"not UTF-8 text ({exc.reason})",
+                              "save the file as UTF-8") from None
 
 
 def load_source(path: str | Path) -> Source:
@@ -103,15 +126,15 @@ def parse_source(text: str, name: str = "<string>") -> Source:
     """Parse YAML text with positions (see module docstring for what is refused)."""
     lines = text.splitlines()
     try:
+        _check_depth(text, name)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.reader.ReaderError as exc:
+        line, col = _line_col(text, exc.position)
+        char = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+        raise VariantError.at(Pos(name, line, col), f"YAML syntax: character {char} is not allowed",
+                              "variant files are printable text; remove control characters") from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = exc.problem or "invalid YAML"
-        hint = None
-        if _tab_at(lines, line):
-            hint = "YAML indentation must use spaces, not tabs"
-        raise VariantError.at(Pos(name, line, col), f"YAML syntax: {problem}", hint) from None
+        raise _syntax_error(exc, name, lines) from None
     except yaml.YAMLError as exc:
         raise VariantError.at(Pos(name, 1, 1), f"YAML syntax: {exc}") from None
     src = Source(None, name)
@@ -120,6 +143,55 @@ def parse_source(text: str, name: str = "<string>") -> Source:
     builder = _Builder(src, lines)
     src.data = builder.build(node, ())
     return src
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, name: str, lines: list[str]) -> VariantError:
+    """A PyYAML error in words a designer can act on, at the most useful mark."""
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    problem = exc.problem or "invalid YAML"
+    context = exc.context or ""
+    opened = exc.context_mark
+    hint = None
+    if _tab_at(lines, line):
+        hint = "YAML indentation must use spaces, not tabs"
+    elif "quoted scalar" in context and "end of stream" in problem and opened is not None:
+        line, col = opened.line + 1, opened.column + 1
+        problem, hint = "this quoted string is never closed", "add the closing quote"
+    elif "flow mapping" in context or "flow sequence" in context:
+        bracket = "{" if "mapping" in context else "["
+        if opened is not None:
+            hint = f"the '{bracket}' at line {opened.line + 1}, column {opened.column + 1} is not closed " \
+                   "before this point"
+    elif "another document" in problem:
+        problem, hint = "a second document starts here", "a variant file is one YAML document; remove the '---'"
+    elif "<block end>" in problem or "block mapping" in context:
+        hint = "the indentation of this line does not match the lines above it"
+    elif "mapping values are not allowed" in problem:
+        hint = "a value that contains ': ' must be quoted"
+    return VariantError.at(Pos(name, line, col), f"YAML syntax: {problem}", hint)
+
+
+def _check_depth(text: str, name: str) -> None:
+    """Refuse deep nesting from the event stream (iterative) before composing (recursive)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+                raise VariantError.at(Pos(name, line, col),
+                                      f"maps and lists are nested more than {MAX_DEPTH} levels deep",
+                                      "a variant is a shallow document; flatten this part")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
 def _tab_at(lines: list[str], line: int) -> bool:
@@ -131,6 +203,7 @@ class _Builder:
         self.src = src
         self.lines = lines
         self.count = 0
+        self.open: set[int] = set()  # the collections being built: an alias back to one is a loop
 
     def span(self, node: Node) -> Span:
         mark = node.start_mark
@@ -150,14 +223,25 @@ class _Builder:
                 f"the document expands to more than {MAX_NODES:,} nodes",
                 "aliases that repeat aliases grow exponentially (a 'billion laughs' file)",
             )
+        if id(node) in self.open:
+            raise VariantError.at(self.span(node).pos, "an alias refers to the node that contains it",
+                                  "a variant is plain data; write the value out instead of the loop")
+        if len(key) > MAX_DEPTH:  # aliases of aliases can nest deeper than the text does
+            raise VariantError.at(
+                self.span(node).pos, f"maps and lists are nested more than {MAX_DEPTH} levels deep",
+                "a variant is a shallow document; flatten this part (check for aliases of aliases)",
+            )
         self.src.spans[key] = self.span(node)
-        if isinstance(node, MappingNode):
-            return self.mapping(node, key)
-        if isinstance(node, SequenceNode):
+        if isinstance(node, ScalarNode):
+            return self.scalar(node)
+        self.open.add(id(node))
+        try:
+            if isinstance(node, MappingNode):
+                return self.mapping(node, key)
             self.check_tag(node, "tag:yaml.org,2002:seq")
             return [self.build(item, (*key, i)) for i, item in enumerate(node.value)]
-        assert isinstance(node, ScalarNode)
-        return self.scalar(node)
+        finally:
+            self.open.discard(id(node))
 
     def check_tag(self, node: Node, expected: str) -> None:
         if node.tag != expected:

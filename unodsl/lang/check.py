@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from . import ast
 from .signature import CARD_ATTRS, PLAYER_ATTRS, Registry, fits
@@ -31,6 +31,66 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 
 
 ELEMENT = {"cards": "card", "zone": "card", "players": "player"}
+
+# Counts in effects and `repeat` are refused above this: no game needs more, and
+# a huge literal (`skip(1000000000)`) would stall a game instead of failing it.
+MAX_COUNT = 10_000
+
+# Types with the same run-time values: a colour is a string, a pile is a list of
+# cards, a player is a seat number. Values of other pairs of types never compare equal.
+_RUNTIME = {"color": "str", "zone": "cards", "player": "int"}
+TYPE_WORDS = {"card": "a card", "cards": "a list of cards", "zone": "a list of cards", "player": "a player",
+              "players": "a list of players", "color": "a colour", "int": "a number", "bool": "true or false",
+              "str": "a string"}
+
+
+def comparable(a: str, b: str) -> bool:
+    """Can values of static types `a` and `b` ever be equal?"""
+    return "any" in (a, b) or "none" in (a, b) or _RUNTIME.get(a, a) == _RUNTIME.get(b, b)
+
+
+def start(node: ast.Node) -> ast.At:
+    """Where an expression's text begins: its leftmost token (an Attr is at its name)."""
+    first, stack = node.at, [node]
+    while stack:
+        n = stack.pop()
+        first = min(first, n.at)
+        for value in (getattr(n, f.name) for f in fields(n)):
+            for item in value if isinstance(value, tuple) else (value,):
+                item = item[1] if isinstance(item, tuple) else item
+                if isinstance(item, ast.Node):
+                    stack.append(item)
+    return first
+
+
+def show(node: ast.Node, limit: int = 48) -> str:
+    """Short source-like text of an expression, for messages."""
+    text = _show(node)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _show(node: ast.Node) -> str:
+    match node:
+        case ast.Literal(value=v):
+            if isinstance(v, bool) or v is None:
+                return {True: "true", False: "false", None: "none"}[v]
+            return f'"{v}"' if isinstance(v, str) else str(v)
+        case ast.Name(id=name):
+            return name
+        case ast.Attr(obj=obj, name=name):
+            return f"{_show(obj)}.{name}"
+        case ast.Call(func=func, args=args, kwargs=kwargs):
+            parts = [_show(a) for a in args] + [f"{k}: {_show(v)}" for k, v in kwargs]
+            return f"{func}({', '.join(parts)})"
+        case ast.ListExpr(items=items):
+            return f"[{', '.join(_show(i) for i in items)}]"
+        case ast.Lambda(param=param, body=body):
+            return f"{param} -> {_show(body)}"
+        case ast.Unary(op=op, operand=x):
+            return f"not {_show(x)}" if op == "not" else f"-{_show(x)}"
+        case ast.Binary(op=op, left=a, right=b):
+            return f"{_show(a)} {op} {_show(b)}"
+    return "…"
 
 
 @dataclass
@@ -141,7 +201,8 @@ class Checker:
                 self._stmt_only(node, stmt)
                 t = c(it)
                 if t not in ELEMENT and t != "any":
-                    raise CheckError(f"'for' needs a list of players or cards, not {t}", it.at)
+                    raise CheckError(f"'for' needs a list of players or cards, not {TYPE_WORDS.get(t, t)}",
+                                     it.at, "for example: for p in opponents do …")
                 self.bind(var, ELEMENT.get(t, "any"), node.at)
                 self.check(body, stmt=True)
                 return "none"
@@ -153,12 +214,18 @@ class Checker:
             case ast.Repeat(count=count, body=body):
                 self._stmt_only(node, stmt)
                 self._want(c(count), "int", count)
+                if isinstance(count, ast.Literal) and isinstance(count.value, int) and count.value > MAX_COUNT:
+                    raise CheckError(f"repeat {count.value} is more than {MAX_COUNT:,} times", count.at,
+                                     "use a while loop with a condition that ends it")
                 self.check(body, stmt=True)
                 return "none"
         raise CheckError("unsupported expression", node.at)  # pragma: no cover
 
     # -- helpers ----------------------------------------------------------
     def _stmt_only(self, node: ast.Node, stmt: bool) -> None:
+        if isinstance(node, ast.Assign) and not (self.ctx.effects and stmt):
+            raise CheckError("'=' gives a variable a value; to compare, write '=='", node.at,
+                             f"write {node.name} == {show(node.value, 24)}")
         if not self.ctx.effects:
             raise CheckError("statements (';', '=', for, while, repeat) can't be used in a condition",
                              node.at, "a condition is a single expression that is true or false")
@@ -193,24 +260,67 @@ class Checker:
             return "bool"
         tb = self.check(b, in_lambda=in_lambda, value_only=value_only)
         if op in ("==", "!="):
+            if not comparable(ta, tb):
+                never = "never true" if op == "==" else "always true"
+                raise CheckError(f"{show(node)} is {never}: {show(a, 24)} is {TYPE_WORDS.get(ta, ta)} "
+                                 f"and {show(b, 24)} is {TYPE_WORDS.get(tb, tb)}", start(node),
+                                 self._compare_hint(a, b, ta, tb))
             self._literal_domain(a, b)
             self._literal_domain(b, a)
             return "bool"
         if op == "in":
-            if isinstance(b, ast.ListExpr):
-                for item in b.items:
-                    self._literal_domain(a, item)
+            elem = ELEMENT.get(tb)
+            items = b.items if isinstance(b, ast.ListExpr) else ()
+            for item in items:
+                ti = self.ctx.types.get(id(item), "any")
+                if not comparable(ta, ti):
+                    raise CheckError(f"{show(a, 24)} is {TYPE_WORDS.get(ta, ta)}, so it is never "
+                                     f"{show(item, 24)} ({TYPE_WORDS.get(ti, ti)})", item.at,
+                                     self._compare_hint(a, item, ta, ti))
+                self._literal_domain(a, item)
+            if elem is not None and not comparable(ta, elem):
+                raise CheckError(f"{show(node)} is never true: {show(b, 24)} holds {elem}s "
+                                 f"and {show(a, 24)} is {TYPE_WORDS.get(ta, ta)}", start(node),
+                                 "look for a card among cards, or a player among players")
+            if elem is None and tb not in ("any", "none") and not isinstance(b, ast.ListExpr):
+                raise CheckError(f"'in' needs a list on its right, not {TYPE_WORDS.get(tb, tb)}", b.at,
+                                 "for example: card.rank in [1, 2, 3], or p in opponents")
             return "bool"
         self._want(ta, "int", a)
         self._want(tb, "int", b)
         return "bool" if op in ("<", "<=", ">", ">=") else "int"
 
+    def _compare_hint(self, a: ast.Node, b: ast.Node, ta: str, tb: str) -> str | None:
+        """What the designer probably meant by a comparison of incompatible types."""
+        for x, y, tx in ((a, b, ta), (b, a, tb)):
+            lit = y.value if isinstance(y, ast.Literal) else None
+            if tx == "bool":
+                return f"test it directly: {show(x, 24)} (or not {show(x, 24)})"
+            if tx == "card":
+                return "compare one of its attributes, e.g. card.kind, card.color or card.rank"
+            if isinstance(lit, str) and tx == "int":
+                if lit.lstrip("-").isdigit():
+                    return f"write the number without quotes: {lit}"
+                if isinstance(x, ast.Attr):
+                    for attr, names in (("color", self.ctx.colors), ("kind", self.ctx.kinds)):
+                        if lit in names:
+                            return f"did you mean {show(x.obj, 24)}.{attr} == \"{lit}\"?"
+            if isinstance(lit, int) and not isinstance(lit, bool) and tx in ("str", "color"):
+                if isinstance(x, ast.Attr) and x.name == "symbol":
+                    return f"a symbol is text: write \"{lit}\", or compare {show(x.obj, 24)}.rank == {lit}"
+                return f"write the text in quotes: \"{lit}\""
+        return None
+
     def _literal_domain(self, attr: ast.Node, lit: ast.Node) -> None:
         """`c.kind == "skp"` and `c.color == "purpel"` are caught here."""
-        if not (isinstance(attr, ast.Attr) and isinstance(lit, ast.Literal) and isinstance(lit.value, str)):
+        if not (isinstance(lit, ast.Literal) and isinstance(lit.value, str)):
             return
-        domain = {"kind": ("card kind", self.ctx.kinds), "color": ("colour", self.ctx.colors)}.get(attr.name)
-        if domain and self.ctx.types.get(id(attr.obj)) in ("card", "any") and lit.value not in domain[1]:
+        domain = None
+        if self.ctx.types.get(id(attr)) == "color":  # c.color, current_color, a colour_named field …
+            domain = ("colour", self.ctx.colors)
+        elif isinstance(attr, ast.Attr) and attr.name == "kind" and self.ctx.types.get(id(attr.obj)) in ("card", "any"):
+            domain = ("card kind", self.ctx.kinds)
+        if domain and lit.value not in domain[1]:
             what, names = domain
             raise CheckError(f"unknown {what} {lit.value!r}", lit.at,
                              did_you_mean(lit.value, names) or f"known: {', '.join(sorted(names))}")
@@ -267,11 +377,36 @@ class Checker:
             if not fits(t, p.type):
                 raise CheckError(f"{node.func}() wants {p.type} for {p.name!r}, got {t}", arg.at,
                                  f"usage: {prim.usage()}")
+        if prim.kind == "choice":
+            self._has_options(node, prim.returns, given)
+        for p in params:
+            arg = given.get(p.name)
+            if (p.type == "color" and isinstance(arg, ast.Literal) and isinstance(arg.value, str)
+                    and arg.value not in self.ctx.colors):
+                raise CheckError(f"unknown colour {arg.value!r}", arg.at,
+                                     did_you_mean(arg.value, self.ctx.colors)
+                                     or f"colours: {', '.join(sorted(self.ctx.colors)) or 'none'}")
+            if (prim.kind != "query" and p.type == "int" and isinstance(arg, ast.Literal)
+                    and isinstance(arg.value, int) and not isinstance(arg.value, bool) and arg.value > MAX_COUNT):
+                raise CheckError(f"{node.func}(): {arg.value} is more than {MAX_COUNT:,}", arg.at,
+                                 f"counts in effects are limited to {MAX_COUNT:,}")
         if prim.elem == "same":
             return first_type if first_type in ELEMENT else "any"
         if prim.elem == "element":
             return ELEMENT.get(first_type, "any")
         return prim.returns
+
+
+    def _has_options(self, node: ast.Call, returns: str, given: Mapping[str, ast.Node]) -> None:
+        """A choice that can offer nothing is a mistake: `choose_player([])`, or a colour
+        in a colourless deck."""
+        for arg in given.values():
+            if isinstance(arg, ast.ListExpr) and not arg.items:
+                raise CheckError(f"{node.func}() is given an empty list, so there is nothing to choose",
+                                 arg.at, "give the players or cards to choose from, e.g. opponents or hand")
+        if returns == "color" and not self.ctx.colors:
+            raise CheckError(f"{node.func}() asks for a colour, but this variant has no colours", node.at,
+                             "add colours under `colors:`, or remove the choice")
 
 
 def check(node: ast.Node, ctx: Context, *, program: bool) -> str:

@@ -1,0 +1,188 @@
+"""`unodsl validate` and `unodsl schema` for people, editors and CI: output formats,
+exit codes (0 valid, 1 invalid, 2 usage), --strict, and the files editors and
+pre-commit read."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+from jsonschema import Draft202012Validator
+
+from unodsl.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE, main
+from unodsl.schema import overlay_schema, schema
+
+ROOT = Path(__file__).resolve().parents[2]
+MINI = (ROOT / "tests" / "bad_variants" / "bases" / "mini.yaml").read_text()
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.fixture
+def files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """good.yaml (valid), warn.yaml (one warning) and bad.yaml (one error), in the cwd."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "good.yaml").write_text(MINI)
+    (tmp_path / "warn.yaml").write_text(MINI.replace("  wild:\n", "  spare:\n    points: 5\n  wild:\n"))
+    (tmp_path / "bad.yaml").write_text(MINI.replace("on_play: skip()", "on_play: skp()"))
+    return {"good": "good.yaml", "warn": "warn.yaml", "bad": "bad.yaml"}
+
+
+# -- exit codes -------------------------------------------------------------------------
+def test_valid_files_exit_0_and_say_ok(files: dict[str, str]) -> None:
+    house = str(ROOT / "variants" / "house" / "seven_zero.yaml")
+    result = run("validate", "good.yaml", "classic", house)
+    assert result.exit_code == EXIT_OK == 0
+    assert result.output == f"good.yaml: ok\nclassic: ok\n{house}: ok\n"
+
+
+def test_an_invalid_file_exits_1_and_every_file_is_still_checked(files: dict[str, str]) -> None:
+    result = run("validate", "bad.yaml", "good.yaml")
+    assert result.exit_code == EXIT_INVALID == 1
+    assert result.output == ("bad.yaml:16:14: error: unknown function 'skp'\n"
+                             "  hint: did you mean 'skip'?\n"
+                             "good.yaml: ok\n")
+
+
+def test_warnings_pass_unless_strict(files: dict[str, str]) -> None:
+    relaxed = run("validate", "warn.yaml")
+    assert relaxed.exit_code == EXIT_OK
+    assert relaxed.output == "warn.yaml:17:3: warning: card kind 'spare' is defined but never in the deck\n"
+    strict = run("validate", "--strict", "warn.yaml")
+    assert strict.exit_code == EXIT_INVALID
+    assert strict.output == relaxed.output
+
+
+@pytest.mark.parametrize("args", [
+    ["validate"],                               # no files
+    ["validate", "--format", "xml", "x.yaml"],  # an unknown format
+    ["validate", "--nope", "x.yaml"],           # an unknown option
+    ["schema", "extra"],                        # schema takes no argument
+])
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == EXIT_USAGE == 2
+    assert "Usage:" in result.output
+
+
+def test_a_missing_file_is_a_diagnostic_not_a_usage_error(files: dict[str, str]) -> None:
+    result = run("validate", "nothere.yaml")
+    assert result.exit_code == EXIT_INVALID
+    assert result.output == "nothere.yaml:1:1: error: no such file\n"
+
+
+# -- formats ---------------------------------------------------------------------------------
+def test_json_format_lists_every_diagnostic(files: dict[str, str]) -> None:
+    result = run("validate", "--format", "json", "warn.yaml", "good.yaml", "nothere.yaml")
+    assert result.exit_code == EXIT_INVALID
+    assert json.loads(result.output) == [
+        {"file": "warn.yaml", "line": 17, "column": 3, "severity": "warning",
+         "message": "card kind 'spare' is defined but never in the deck", "hint": None},
+        {"file": "nothere.yaml", "line": 1, "column": 1, "severity": "error",
+         "message": "no such file", "hint": None},
+    ]
+
+
+def test_json_format_of_valid_files_is_an_empty_list(files: dict[str, str]) -> None:
+    result = run("validate", "--format", "json", "good.yaml")
+    assert (result.exit_code, json.loads(result.output)) == (EXIT_OK, [])
+
+
+def test_github_format_prints_escaped_annotations(files: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "odd, name.yaml").write_text(MINI.replace("deck_size: 40", "deck_size: 41"))
+    result = run("validate", "--format", "github", "odd, name.yaml", "warn.yaml")
+    assert result.exit_code == EXIT_INVALID
+    assert result.output.splitlines() == [
+        "::error file=odd%2C name.yaml,line=6,col=12,title=unodsl::deck_size says 41 cards, but the deck "
+        "lists 40%0Ahint: fix the counts or the declared size",
+        "::warning file=warn.yaml,line=17,col=3,title=unodsl::card kind 'spare' is defined but never in the deck",
+    ]
+
+
+def test_github_format_with_strict_reports_warnings_as_errors(files: dict[str, str]) -> None:
+    result = run("validate", "--format", "github", "--strict", "warn.yaml")
+    assert result.output.startswith("::error file=warn.yaml,line=17,col=3,")
+    assert result.exit_code == EXIT_INVALID
+
+
+def test_text_format_prints_brackets_in_messages_literally(files: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "b.yaml").write_text(MINI.replace("on_play: skip()", "on_play: swap_hands(player, "
+                                                  "choose_player([]))"))
+    result = run("validate", "b.yaml")
+    assert "choose_player() is given an empty list" in result.output
+    assert "[/]" not in result.output and "[bold]" not in result.output
+
+
+# -- schema, editors, pre-commit -------------------------------------------------------------
+def test_schema_prints_the_json_schema() -> None:
+    result = run("schema")
+    assert result.exit_code == EXIT_OK
+    assert json.loads(result.output) == schema()
+    Draft202012Validator.check_schema(schema())
+
+
+def test_the_overlay_schema_file_is_generated_and_current() -> None:
+    result = run("schema", "--overlay")
+    assert json.loads(result.output) == overlay_schema()
+    Draft202012Validator.check_schema(overlay_schema())
+    committed = (ROOT / "unodsl" / "schema" / "overlay.schema.json").read_text(encoding="utf-8")
+    assert committed == result.output, "run: unodsl schema --overlay > unodsl/schema/overlay.schema.json"
+
+
+def test_the_overlay_schema_accepts_overlays_and_still_checks_their_values() -> None:
+    check = Draft202012Validator(overlay_schema())
+    house = ROOT / "variants" / "house"
+    for path in house.glob("*.yaml"):
+        assert list(check.iter_errors(yaml.safe_load(path.read_text()))) == [], path
+    assert not check.is_valid({"name": "no extends"})
+    assert not check.is_valid({"extends": "classic", "players": {"max": "many"}})
+    assert not check.is_valid({"extends": "classic", "deck": [{"kind": "skip"}]})  # list items stay complete
+    assert check.is_valid({"extends": "classic", "players": {"max": 4}, "cards": {"skip": {"on_play": None}}})
+
+
+def test_every_shipped_variant_points_editors_at_the_right_schema() -> None:
+    for path in sorted((ROOT / "variants").rglob("*.yaml")):
+        first = path.read_text().splitlines()[0]
+        match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+        assert match, f"{path} has no yaml-language-server header"
+        target = (path.parent / match.group(1)).resolve()
+        assert target.is_file(), f"{path}: {match.group(1)} does not exist"
+        extends = "\nextends:" in path.read_text()
+        assert target.name == ("overlay.schema.json" if extends else "variant.schema.json"), path
+
+
+def test_pre_commit_hooks_run_validate_on_variant_files() -> None:
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    by_id = {h["id"]: h for h in hooks}
+    assert by_id["unodsl-validate"]["entry"] == "unodsl validate"
+    assert by_id["unodsl-validate-strict"]["entry"] == "unodsl validate --strict"
+    for hook in hooks:
+        assert hook["language"] == "python"
+        files = re.compile(hook["files"])
+        assert files.search("variants/classic.yaml") and files.search("game/variants/house/x.yml")
+        assert not files.search(".github/workflows/ci.yaml") and not files.search(".pre-commit-hooks.yaml")
+
+
+def test_validation_doc_exists_and_names_the_tools() -> None:
+    doc = (ROOT / "docs" / "validation.md").read_text()
+    for needed in ("yaml-language-server", "--format github", "--format json", "--strict", "pre-commit",
+                   "extends:", "exit", "unodsl schema"):
+        assert needed in doc, needed
+
+
+def test_a_broken_base_shared_by_several_files_is_reported_once(files: dict[str, str], tmp_path: Path) -> None:
+    (tmp_path / "base.yaml").write_text(MINI.replace("deck_size: 40", "deck_size: 41"))
+    (tmp_path / "a.yaml").write_text("extends: base.yaml\nname: A\n")
+    (tmp_path / "b.yaml").write_text("extends: base.yaml\nname: B\n")
+    result = run("validate", "a.yaml", "b.yaml")
+    assert result.exit_code == EXIT_INVALID
+    assert result.output == ("base.yaml:6:12: error: deck_size says 41 cards, but the deck lists 40\n"
+                             "  hint: fix the counts or the declared size\n"
+                             "b.yaml: invalid: see above (in a file it extends)\n")
+    assert len(json.loads(run("validate", "--format", "json", "a.yaml", "b.yaml").output)) == 1

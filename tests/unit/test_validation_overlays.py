@@ -1,0 +1,240 @@
+"""`extends:` overlays: merge rules, positions in the right file, cycles, and the
+house-rule variants shipped in variants/house/ (which must also play)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import answer, hand, pending
+from unodsl import Game, load_variant, make_agents, play_game, validate_file
+from unodsl.errors import RunawayRound, VariantError
+from unodsl.load import MAX_EXTENDS, load_tree
+
+ROOT = Path(__file__).resolve().parents[2]
+CLASSIC = ROOT / "variants" / "classic.yaml"
+HOUSE = sorted((ROOT / "variants" / "house").glob("*.yaml"))
+MINI = (ROOT / "tests" / "bad_variants" / "bases" / "mini.yaml").read_text()
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def messages(path: Path) -> list[str]:
+    return [str(d) for d in validate_file(path)]
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+# -- merge rules ---------------------------------------------------------------------
+def test_a_lone_overlay_may_omit_required_keys_and_inherits_them(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", MINI)
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\nname: Mini house\n")
+    assert messages(house) == []
+    v = load_variant(house)
+    assert (v.name, v.file, v.deck_size, v.scoring.target) == ("Mini house", str(house), 40, 100)
+
+
+def test_maps_merge_lists_replace_null_removes(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", MINI)
+    house = write(tmp_path, "house.yaml", """extends: base.yaml
+name: Mini house
+players: {max: 3}
+deck_size: null
+scoring: {target: 250}
+deck:
+  - {kind: number, ranks: 1-9, per_color: 1}
+  - {kind: [skip, wild], count: 1}
+cards:
+  skip: {on_play: skip(2)}
+""")
+    data = load_tree(house).data
+    assert "extends" not in data and "deck_size" not in data
+    assert data["scoring"] == {"round": "winner_scores_others", "target": 250}  # merged
+    assert data["deck"] == [{"kind": "number", "ranks": "1-9", "per_color": 1},  # replaced
+                            {"kind": ["skip", "wild"], "count": 1}]
+    assert data["cards"]["skip"] == {"points": 20, "on_play": "skip(2)"}
+    assert data["cards"]["wild"]["on_play"] == "set_color(choose_color())"
+    assert load_variant(house).deck_size == 20
+
+
+def test_a_shipped_variant_is_extended_by_name(tmp_path: Path) -> None:
+    house = write(tmp_path, "house.yaml", "extends: classic\nname: My classic\nscoring: {target: 100}\n")
+    v = load_variant(house)
+    classic = load_variant("classic")
+    assert (v.name, v.deck_size, v.scoring.target, len(v.rules)) == ("My classic", 108, 100, len(classic.rules))
+    assert [o.name for o in v.options] == [o.name for o in classic.options]
+
+
+def test_a_base_may_extend_another_base(tmp_path: Path) -> None:
+    write(tmp_path, "bases/base.yaml", MINI)
+    write(tmp_path, "bases/middle.yaml", "extends: base.yaml\nname: Middle\nplayers: {max: 3}\n")
+    top = write(tmp_path, "house/top.yaml", "extends: ../bases/middle.yaml\nname: Top\n")
+    v = load_variant(top)
+    assert (v.name, v.min_players, v.max_players) == ("Top", 2, 3)
+
+
+# -- positions -----------------------------------------------------------------------
+def test_an_error_in_the_overlay_points_into_the_overlay(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", MINI)
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\nname: Mini house\n"
+                  "cards:\n  skip:\n    on_play: skip(2); skp()\n")
+    assert messages(house) == [f"{house}:5:23: error: unknown function 'skp'\n  hint: did you mean 'skip'?"]
+
+
+def test_an_inherited_value_points_into_the_base(tmp_path: Path) -> None:
+    base = write(tmp_path, "base.yaml", MINI.replace("    if: size == 1\n",
+                                                      '    if: size == 1 and current_color != "blue"\n'))
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\nname: Mini house\ncolors: [red, green]\n")
+    line = line_of(base, 'current_color != "blue"')
+    assert messages(house) == [f"{base}:{line}:40: error: unknown colour 'blue'\n  hint: known: green, red"]
+
+
+def test_a_schema_error_in_the_merged_result_points_at_the_value_that_caused_it(tmp_path: Path) -> None:
+    base = write(tmp_path, "base.yaml", MINI)
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\nname: Mini house\nplayers: {max: many}\n"
+                  "scoring: null\n")
+    assert messages(house) == [
+        f"{house}:3:16: error: players.max should be a whole number, not a string",
+        f"{house}:4:10: error: the file: required key 'scoring' is removed here\n"
+        "  hint: give it a value instead of null (scoring: Round scoring and the end of the game.)",
+    ]
+    assert base.exists()
+
+
+def test_a_misspelt_new_kind_is_explained(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", MINI)
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\ncards:\n  skp: {on_play: skip(2)}\n")
+    assert messages(house) == [f"{house}:3:8: error: cards.skp: missing required key 'points'\n"
+                               "  hint: 'skp' is new (the base has no such key); did you mean 'skip'?"]
+
+
+def test_null_that_removes_nothing_is_a_warning(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", MINI)
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\ncards:\n  wild: {legal_iff: null}\n")
+    assert messages(house) == [f"{house}:3:21: warning: cards.wild.legal_iff: null removes nothing here "
+                               "(there is no 'legal_iff' to remove)\n  hint: remove this line"]
+
+
+def test_an_option_of_the_base_may_remove_what_an_overlay_removed_already(tmp_path: Path) -> None:
+    house = write(tmp_path, "house.yaml", "extends: classic\ncards:\n  wild_draw_four: {legal_if: null}\n")
+    assert messages(house) == []  # the challenge option sets legal_if: null too
+    assert load_variant(house, {"wild_draw_four_challenge": True}).kinds["wild_draw_four"].legal_if is None
+
+
+# -- what extends may name -------------------------------------------------------------
+def test_a_cycle_is_refused_with_its_chain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "a.yaml", "extends: b.yaml\n")
+    write(tmp_path, "b.yaml", "name: B\nextends: sub/c.yaml\n")
+    write(tmp_path, "sub/c.yaml", "extends: ../a.yaml\n")
+    assert [str(d) for d in validate_file("a.yaml")] == [
+        "sub/c.yaml:1:10: error: extends goes round in a circle: a.yaml → b.yaml → sub/c.yaml → a.yaml\n"
+        "  hint: a variant can't build on itself; remove one of these `extends:`"]
+
+
+def test_a_long_chain_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, "v0.yaml", MINI)
+    for i in range(1, MAX_EXTENDS + 2):
+        write(tmp_path, f"v{i}.yaml", f"extends: v{i - 1}.yaml\n")
+    assert load_variant(tmp_path / f"v{MAX_EXTENDS}.yaml").deck_size == 40
+    found = messages(tmp_path / f"v{MAX_EXTENDS + 1}.yaml")
+    assert found == [f"{tmp_path}/v1.yaml:1:10: error: extends chains more than {MAX_EXTENDS} files\n"
+                     "  hint: build on the shipped variant or base file directly"]
+
+
+@pytest.mark.parametrize(("ref", "message"), [
+    ("clasic", "extends: no shipped variant named 'clasic'\n  hint: did you mean 'classic'?"),
+    ("bse.yaml", "extends: 'bse.yaml' does not exist (looked for '{dir}/bse.yaml')\n"
+                 "  hint: did you mean 'base.yaml'?"),
+    ("sub/", "extends: 'sub/' is a directory (looked for '{dir}/sub')\n"
+             "  hint: a path is relative to the file that extends it"),
+    ("classic.yaml", "extends: 'classic.yaml' does not exist (looked for '{dir}/classic.yaml')\n"
+                     "  hint: to build on the shipped variant, give its name: `extends: classic`"),
+    ("''", "extends should be a shipped variant's name or a path to a variant file\n"
+           "  hint: for example `extends: ../base.yaml`, or a name from `unodsl list`"),
+    ("42", "extends should be a shipped variant's name or a path to a variant file\n"
+           "  hint: for example `extends: ../base.yaml`, or a name from `unodsl list`"),
+])
+def test_what_extends_names_must_exist(tmp_path: Path, ref: str, message: str) -> None:
+    write(tmp_path, "base.yaml", MINI)
+    (tmp_path / "sub").mkdir()
+    house = write(tmp_path, "house.yaml", f"name: House\nextends: {ref}\n")
+    assert messages(house) == [f"{house}:2:10: error: {message.format(dir=tmp_path)}"]
+
+
+def test_an_error_in_a_base_file_points_into_the_base(tmp_path: Path) -> None:
+    base = write(tmp_path, "base.yaml", MINI.replace("name: Mini", "name: Mini\nname: Again"))
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\n")
+    with pytest.raises(VariantError) as err:
+        load_variant(house)
+    assert str(err.value) == (f"{base}:4:1: error: duplicate key 'name' (first defined at line 3)\n"
+                              "  hint: remove one of the two; YAML would silently keep only the last")
+
+
+# -- the shipped house rules ---------------------------------------------------------------
+def test_house_variants_are_valid_and_each_extends_something() -> None:
+    assert len(HOUSE) >= 2
+    for path in HOUSE:
+        assert "\nextends: " in path.read_text()
+        assert validate_file(path) == [], path
+
+
+class Conservation:
+    """COM-3 after every event: the cards in all zones are exactly the deck."""
+
+    def __init__(self, game: Game) -> None:
+        self.deck = sorted(c.id for c in game.cards)
+
+    def __call__(self, g: Game, name: str, data: dict[str, Any]) -> None:
+        zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
+        assert sorted(c.id for z in zones for c in z) == self.deck, f"COM-3 broken at {name}"
+
+
+@pytest.mark.parametrize("path", HOUSE, ids=lambda p: p.stem)
+@pytest.mark.parametrize("players", [2, 5])
+def test_house_variants_play_to_the_end(path: Path, players: int) -> None:
+    v = load_variant(path)
+    for seed in range(2):
+        game = Game(v, players, seed, max_turns=20_000)
+        game.watch(Conservation(game))
+        try:
+            play_game(game, make_agents(["greedy", "random"], players, seed))
+        except RunawayRound:  # pragma: no cover - would be a finding about the rule, not a crash
+            pytest.fail(f"{path.name}: a round did not end")
+        assert game.over
+
+
+def test_draw_two_stacking_passes_the_penalty_on() -> None:
+    g = Game(load_variant(ROOT / "variants" / "house" / "draw_two_stacking.yaml"), 3, 0, record=True)
+    g.arrange({0: ["red draw two", "red 1"], 1: ["blue draw two", "blue 1"], 2: ["green 5", "green 6"]},
+              discard=["red 3"], draw=["yellow 1", "yellow 2", "yellow 3", "yellow 4"])
+    answer(g, "play red draw two", "yes")  # yes: player 0 calls UNO
+    assert pending(g)[:2] == (1, "turn")
+    assert {str(o) for o in g.decision.options} == {"play blue draw two", "draw"}  # type: ignore[union-attr]
+    answer(g, "play blue draw two", "yes")
+    # Player 2 holds no Draw Two, so drawing the whole stack is the only option (taken at once).
+    assert hand(g, 2) == ["green 5", "green 6", "yellow 1", "yellow 2", "yellow 3", "yellow 4"]
+    assert [e for e, _ in g.events or []].count("penalty_taken") == 1
+
+
+def test_sevens_swap_and_zeros_pass_hands() -> None:
+    g = Game(load_variant(ROOT / "variants" / "house" / "seven_zero.yaml"), 3, 0, record=True)
+    g.arrange({0: ["red 7", "red 0", "blue 9"], 1: ["blue 1", "blue 2"], 2: ["green 5"]},
+              discard=["red 3"])
+    answer(g, "play red 7", 2)
+    assert hand(g, 0) == ["green 5"] and hand(g, 2) == ["blue 9", "red 0"]
+    g.arrange({0: ["red 0", "blue 9"], 1: ["blue 1", "blue 2"], 2: ["green 5"]}, discard=["red 3"])
+    # Each "yes" is an UNO call: player 0 after playing, player 1 after the first swap,
+    # player 0 again after the second.
+    answer(g, "play red 0", "yes", "yes", "yes")
+    assert (hand(g, 0), hand(g, 2)) == (["green 5"], ["blue 1", "blue 2"])
+    assert "blue 9" in hand(g, 1)  # (player 1 is on turn, and may have drawn already)
