@@ -134,6 +134,7 @@ class _Builder:
     src: Source
     diags: list[Diagnostic] = field(default_factory=list)
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
+    types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -175,6 +176,7 @@ class _Builder:
             self.diags.append(Diagnostic(self._at(key, *err.at), err.message, err.hint))
             return None
         self.trees[key] = node
+        self.types[key] = ctx.types
         return t
 
     def _ctx(self, env: Mapping[str, str], effects: bool) -> Context:
@@ -270,20 +272,37 @@ class _Builder:
             options=(),
         )
         if deck_ok and players["min"] <= players["max"]:
-            self.deal_fits(players["max"], variant.deck_size)
+            self.deal_fits(players["max"], sides[0].faces)
         self.flags()
         return variant
 
-    def deal_fits(self, max_players: int, deck: int) -> None:
-        """The cards the setup surely deals and turns up, at the largest table, must exist."""
+    def deal_fits(self, max_players: int, faces: tuple[Face, ...]) -> None:
+        """The cards the setup surely deals and turns up, at the largest table, must exist,
+        and a cut for the dealer must be able to break ties."""
+        deck = len(faces)
+        for key in (("round", "first_dealer"), ("round", "next_dealer")):
+            tree = self.trees.get(key)
+            for cut in (c for c in _calls(tree) if c.func == "cut") if tree is not None else ():
+                if deck < max_players:
+                    self.error(("players", "max"), f"the deck has {deck} cards, but cut() draws one for each of "
+                               f"{max_players} players", f"lower players.max to {deck}, or add cards to the deck"
+                               if deck >= 1 else "add cards to the deck")
+                    return
+                fn = cut.args[0] if cut.args else dict(cut.kwargs).get("value")
+                given = self.types[key].get(id(fn.body)) if isinstance(fn, ast.Lambda) else None
+                if given is not None and given not in ("int", "bool", "any", "none"):
+                    assert isinstance(fn, ast.Lambda)
+                    self.diags.append(Diagnostic(
+                        self._at(key, *cut.at), f"{show(cut)} needs a number for each card, but "
+                        f"{show(fn.body)} is {TYPE_WORDS.get(given, given)}", "for example cut(c -> c.rank)"))
+                    continue
+                same = _one_cut_value(cut, faces)
+                if same is not None and max_players > 1:
+                    self.diags.append(Diagnostic(
+                        self._at(key, *cut.at), f"{show(cut)} can never choose: every card in the deck gives "
+                        f"{same!r}, so every cut is a tie", "cut by something that differs between cards"))
         setup = self.trees.get(("round", "setup"))
         if setup is None:
-            return
-        dealers = [self.trees.get(("round", k)) for k in ("first_dealer", "next_dealer")]
-        if any(c.func == "cut" for t in dealers if t is not None for c in _calls(t)) and deck < max_players:
-            self.error(("players", "max"), f"the deck has {deck} cards, but cut() draws one for each of "
-                       f"{max_players} players", f"lower players.max to {deck}, or add cards to the deck"
-                       if deck >= 1 else "add cards to the deck")
             return
         each, turned = _sure_deal(setup)
         needed = each * max_players + turned
@@ -304,12 +323,16 @@ class _Builder:
             used += [(key, call, lit) for call, lit in _flag_calls(tree)]
         set_here = {str(lit.value) for _, call, lit in used if call.func == "flag"}
         set_here |= self._flags_set_by_options()
+        unset: dict[str, list[Pos]] = {}
         for key, call, lit in used:
-            name = str(lit.value)
-            if call.func in ("flagged", "unflag") and name not in set_here:
-                self.diags.append(Diagnostic(
-                    self._at(key, *lit.at), f"flag {name!r} is never set (no flag(…, {name!r}) anywhere)",
-                    did_you_mean(name, set_here) or 'set it with flag(player, "name")', "warning"))
+            if call.func in ("flagged", "unflag") and str(lit.value) not in set_here:
+                unset.setdefault(str(lit.value), []).append(self._at(key, *lit.at))
+        for name, places in unset.items():  # one warning per flag, at its first use
+            first = min(places, key=lambda p: (p.file, p.line, p.col))
+            more = f"; it is used {len(places)} times" if len(places) > 1 else ""
+            self.diags.append(Diagnostic(
+                first, f"flag {name!r} is never set (no flag(…, {name!r}) anywhere){more}",
+                did_you_mean(name, set_here) or 'set it with flag(player, "name")', "warning"))
 
     def _flags_set_by_options(self) -> set[str]:
         """Flags an option's patch sets, so that a flag an option sets is not reported unset."""
@@ -523,6 +546,22 @@ def _self_applications(node: ast.Node) -> Iterator[ast.Call]:
             target = args[0] if args else dict(kwargs).get("card")
             if isinstance(target, ast.Name) and target.id == "card":
                 yield node
+
+
+def _one_cut_value(cut: ast.Call, faces: tuple[Face, ...]) -> Any:
+    """The value every card gives to `cut(c -> …)` when it is the same for all (a tie that
+    never breaks), for a constant or a plain face attribute; otherwise None."""
+    fn = cut.args[0] if cut.args else dict(cut.kwargs).get("value")
+    if not isinstance(fn, ast.Lambda):
+        return None
+    body = fn.body
+    if isinstance(body, ast.Literal):
+        return body.value or 0
+    if (isinstance(body, ast.Attr) and isinstance(body.obj, ast.Name) and body.obj.id == fn.param
+            and body.name in ("rank", "points", "color", "kind", "wild", "symbol")):
+        values = {getattr(f, body.name) or 0 for f in faces}
+        return values.pop() if len(values) == 1 else None
+    return None
 
 
 def _int(node: ast.Node | None) -> int | None:

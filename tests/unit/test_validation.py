@@ -124,6 +124,36 @@ def test_a_cut_needs_a_card_for_each_player(tmp_path: Path) -> None:
         "  hint: lower players.max to 2, or add cards to the deck"]
 
 
+SKIPS_ONLY = """unodsl: 1
+name: Skips
+players: {min: 2, max: 4}
+colors: [red, blue]
+deck:
+  - {kind: skip, per_color: 5}
+cards:
+  skip: {points: 20, on_play: skip()}
+round:
+  first_dealer: CUT
+  setup: shuffle(draw_pile); deal(2); turn_up()
+scoring: {round: winner_scores_others, target: 100}
+"""
+
+
+@pytest.mark.parametrize(("cut", "value"), [("cut(c -> c.points)", "20"), ("cut(c -> 1)", "1"),
+                                             ("cut(c -> c.rank)", "0")])
+def test_a_cut_where_every_card_ties_is_refused(tmp_path: Path, cut: str, value: str) -> None:
+    assert found(tmp_path, "CUT", cut, base=SKIPS_ONLY) == [
+        f"v.yaml:10:17: error: {cut} can never choose: every card in the deck gives {value}, so every cut "
+        "is a tie\n  hint: cut by something that differs between cards"]
+    assert found(tmp_path, "CUT", 'cut(c -> c.color == "red")', base=SKIPS_ONLY) == []
+
+
+def test_a_cut_needs_a_number(tmp_path: Path) -> None:
+    assert found(tmp_path, "CUT", "cut(c -> c.color)", base=SKIPS_ONLY) == [
+        "v.yaml:10:17: error: cut(c -> c.color) needs a number for each card, but c.color is a colour\n"
+        "  hint: for example cut(c -> c.rank)"]
+
+
 def test_declared_deck_size_must_match(tmp_path: Path) -> None:
     assert found(tmp_path, "deck_size: 40", "deck_size: 41") == [
         "v.yaml:6:12: error: deck_size says 41 cards, but the deck lists 40\n"
@@ -260,6 +290,12 @@ def test_a_flag_tested_but_never_set_is_a_warning(tmp_path: Path) -> None:
     assert found(tmp_path, old, old.replace("uno_missed", "uno_mised"), base=CLASSIC) == [
         "v.yaml:77:23: warning: flag 'uno_mised' is never set (no flag(…, 'uno_mised') anywhere)\n"
         "  hint: did you mean 'uno_missed'?"]
+
+
+def test_a_flag_never_set_is_reported_once_at_its_first_use(tmp_path: Path) -> None:
+    assert found(tmp_path, 'then flag(player, "uno_missed")', 'then flag(player, "uno_mist")', base=CLASSIC) == [
+        "v.yaml:74:38: warning: flag 'uno_missed' is never set (no flag(…, 'uno_missed') anywhere); "
+        "it is used 7 times\n  hint: did you mean 'uno_mist'?"]
 
 
 def test_a_flag_set_only_by_an_option_is_not_reported(tmp_path: Path) -> None:
