@@ -304,6 +304,11 @@ class _Builder:
         setup = self.trees.get(("round", "setup"))
         if setup is None:
             return
+        if not any(c.func in DEALS for c in _calls(setup)):
+            self.error(("round", "setup"), "round.setup gives the players no cards (it never deals, draws or "
+                       "moves cards), so every round would be over before its first turn",
+                       "for example: shuffle(draw_pile); deal(7); turn_up()")
+            return
         each, turned = _sure_deal(setup)
         needed = each * max_players + turned
         if needed <= deck:
@@ -462,6 +467,7 @@ class _Builder:
 
 
 DEALER = ("player", "int")  # a dealer expression gives a player (a seat number works too)
+DEALS = frozenset({"deal", "draw", "draw_until", "move", "move_all", "give"})  # what can fill a hand
 
 
 def _too_deep(text: str) -> tuple[int, int] | None:

@@ -154,6 +154,14 @@ def test_a_cut_needs_a_number(tmp_path: Path) -> None:
         "  hint: for example cut(c -> c.rank)"]
 
 
+def test_a_setup_that_deals_no_cards_is_refused(tmp_path: Path) -> None:
+    assert found(tmp_path, "    deal(5);\n", "") == [
+        "v.yaml:22:10: error: round.setup gives the players no cards (it never deals, draws or moves cards), "
+        "so every round would be over before its first turn\n"
+        "  hint: for example: shuffle(draw_pile); deal(7); turn_up()"]
+    assert found(tmp_path, "    deal(5);\n", "    for p in players do move(draw_pile, p.hand, 5);\n") == []
+
+
 def test_declared_deck_size_must_match(tmp_path: Path) -> None:
     assert found(tmp_path, "deck_size: 40", "deck_size: 41") == [
         "v.yaml:6:12: error: deck_size says 41 cards, but the deck lists 40\n"
