@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -98,3 +101,22 @@ def played_out(name: str, players: int, seed: int, agents: list[str],
     play_game(g, make_agents(agents, players, seed))
     assert g.over
     return g
+
+
+@contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    """Turn a hang into a failure (POSIX; elsewhere the block just runs)."""
+    if not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def expired(signum: int, frame: object) -> None:
+        raise TimeoutError(f"no answer within {seconds}s: a hang")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

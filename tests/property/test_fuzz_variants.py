@@ -36,10 +36,7 @@ Any other exception fails the test.
 from __future__ import annotations
 
 import shutil
-import signal
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +44,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import deadline
 from unodsl import Game, load_variant, make_agents, validate_file
 from unodsl.errors import Diagnostic, GameError, VariantError
 from unodsl.source import parse_source
@@ -156,25 +154,6 @@ def mutate_text(data: st.DataObject, text: str) -> str:
         token = data.draw(st.sampled_from(TEXT_TOKENS + TOKENS), label="text token")
         lines[i] = lines[i][:cut] + token + lines[i][cut:]
     return "\n".join(lines) + "\n"
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Turn a hang into a failure (POSIX; elsewhere the test just runs)."""
-    if not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"no answer within {seconds}s: a hang")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 # -- the game -------------------------------------------------------------------------------

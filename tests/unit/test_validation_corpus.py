@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.helpers import deadline
 from unodsl.cli import main
 from unodsl.source import MAX_BYTES
 
@@ -27,25 +25,6 @@ CORPUS = Path(__file__).resolve().parents[1] / "bad_variants"
 CASES = sorted(p for p in CORPUS.glob("*.yaml"))
 REGENERATE = os.environ.get("UNODSL_REGENERATE") == "1"
 SECONDS = 10  # per file: generous for a slow CI machine, far less than a hang
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail instead of hanging (POSIX; elsewhere the test just runs)."""
-    if not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def expired(signum: int, frame: object) -> None:
-        raise TimeoutError(f"validate ran longer than {seconds}s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def validate(*args: str) -> Result:
