@@ -23,14 +23,15 @@ from .view import PlayerView, view
 Flow = Generator[Decision, Any, Any]
 Listener = Callable[["Game", str, dict[str, Any]], None]
 
-WHILE_GUARD = 10_000
+WHILE_GUARD = 10_000  # iterations of one while or repeat loop
+NESTING_GUARD = 200  # effect programs running inside one another (apply within apply …)
 
 
 class Game:
     """One game of a variant: zones, turn order, scores, one seeded RNG."""
 
     def __init__(self, variant: Variant, players: int, seed: int = 0, *,
-                 max_turns: int = 5_000, record: bool = False,
+                 max_turns: int = 5_000, max_rounds: int = 1_000, record: bool = False,
                  stacked: Sequence[str] | None = None, listeners: Sequence[Listener] = (),
                  listen_to: Iterable[str] | None = None) -> None:
         if not variant.min_players <= players <= variant.max_players:
@@ -42,6 +43,8 @@ class Game:
         self.rng = random.Random(seed)
         self._stacked = stacked
         self.max_turns = max_turns
+        self.max_rounds = max_rounds
+        self._depth = 0
         self.cards, self._plays = self._make_cards()
         self.draw_pile: list[Card] = []
         self.discard_pile: list[Card] = []
@@ -246,6 +249,16 @@ class Game:
 
     def run(self, program: Program, env: dict[str, Any]) -> Flow:
         """Run an effect program step by step; handlers run after each step."""
+        if self._depth >= NESTING_GUARD:
+            raise GameError(f"effects nested {NESTING_GUARD} deep in round {self.round} (a card that "
+                            "applies cards that apply cards …); the variant never stops")
+        self._depth += 1
+        try:
+            yield from self._steps(program, env)
+        finally:
+            self._depth -= 1
+
+    def _steps(self, program: Program, env: dict[str, Any]) -> Flow:
         for step in program:
             op = step[0]
             if op == DO:
@@ -268,7 +281,11 @@ class Game:
             elif op == WHILE:
                 yield from self._while(step[1], step[2], env)
             elif op == REPEAT:
-                for _ in range(step[1](self, env)):
+                times = step[1](self, env)
+                if times > WHILE_GUARD:
+                    raise GameError(f"repeat {times:,} times in round {self.round}: more than the "
+                                    f"{WHILE_GUARD:,} a loop may run")
+                for _ in range(times):
                     yield from self.run(step[2], env)
             if self._queue:
                 yield from self._drain()
@@ -315,6 +332,9 @@ class Game:
         while self.winner is None:
             if not resumed:
                 self.round += 1
+                if self.round > self.max_rounds:
+                    raise GameError(f"{self.max_rounds:,} rounds and no one reached the target score "
+                                    f"of {self.variant.scoring.target:,}; the variant never ends")
                 yield from self._setup_round()
                 self._advance()
             resumed = False
@@ -366,12 +386,11 @@ class Game:
         if self.next_override is not None:
             self.current = self.next_override
         elif not self.again:
-            p = self.current
-            for _ in range(self.skips):
-                p = (p + self.direction) % self.n
-                if "skipped" in self._watch:
-                    self.emit("skipped", {"player": p})
-            self.current = (p + self.direction) % self.n
+            p, d, n = self.current, self.direction, self.n
+            if "skipped" in self._watch:
+                for k in range(1, min(self.skips, n) + 1):  # each player is told once
+                    self.emit("skipped", {"player": (p + k * d) % n})
+            self.current = (p + (self.skips + 1) * d) % n
         self.skips = 0
         self.again = False
         self.next_override = None

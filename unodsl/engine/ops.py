@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import GameError
 from ..lang.signature import Registry
 from .actions import Decision
 from .cards import Card
@@ -371,18 +372,34 @@ def unflag(g: Game, who: int, flag: str) -> None:
 @effect("value: fn", returns="player")
 def cut(g: Game, value: Pred) -> int:
     """Each player cuts a card from the shuffled draw pile; the highest `value` wins
-    (ties cut again). The cards go back and the pile is shuffled. Gives the winner."""
+    (ties cut again; after 100 tied cuts the first tied seat wins). The cards go
+    back and the pile is shuffled. Gives the winner."""
     contenders = list(range(g.n))
-    while len(contenders) > 1:
+    if len(g.draw_pile) < g.n:
+        raise GameError(f"{g.n} players cannot cut a draw pile of {len(g.draw_pile)} cards")
+    for _ in range(CUT_GUARD):
+        if len(contenders) == 1:
+            break
         g.shuffle(g.draw_pile)
         cut_cards = {p: g.draw_pile[-1 - i] for i, p in enumerate(contenders)}
-        values = {p: value(c) or 0 for p, c in cut_cards.items()}
+        values = {p: _cut_value(value(c), c) for p, c in cut_cards.items()}
         for p, c in cut_cards.items():
             _emit(g, "cut", {"player": p, "card": c})
         best = max(values.values())
         contenders = [p for p in contenders if values[p] == best]
     g.shuffle(g.draw_pile)
     return contenders[0]
+
+
+CUT_GUARD = 100
+
+
+def _cut_value(v: Any, card: Card) -> int:
+    if v is None or v is False:
+        return 0
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise GameError(f"cut: the value of {card.label} is {v!r}, not a number")
+    return v
 
 
 # -- choices -------------------------------------------------------------------
