@@ -158,7 +158,7 @@ _TOKEN_WORDS = {
     "SEMICOLON": "';'", "DOT": "'.'", "COLON": "':'", "EQUAL": "'='", "NAME": "a name",
     "INT": "a number", "STRING": "a string", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
     "MUL_OP": "'*', '/' or '%'", "THEN": "'then'", "ELSE": "'else'", "DO": "'do'", "IN": "'in'",
-    "__ANON_0": "'->'", "MINUS": "'-'", "NOT": "'not'", "IF": "'if'", "FOR": "'for'",
+    "__ANON_0": "'->'", "$END": "the end", "MINUS": "'-'", "NOT": "'not'", "IF": "'if'", "FOR": "'for'",
     "WHILE": "'while'", "REPEAT": "'repeat'", "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'",
 }
 
@@ -199,8 +199,12 @@ def _explain(text: str, err: UnexpectedInput) -> LangSyntaxError:
     what = f"{tok.value!r}"
     if tok.type == "EQUAL":
         return LangSyntaxError("unexpected '='", line, col, "compare with '==', assign with 'name = value'")
-    if "COMMA" in err.expected and "RPAR" in err.expected and tok.type in ("NAME", "INT", "STRING"):
-        return LangSyntaxError(f"missing ',' before {what}", line, col, "separate arguments with ','")
+    if tok.type in ("NAME", "INT", "STRING"):
+        before = text[: tok.start_pos or 0]
+        if "COMMA" in err.expected and before.count("(") + before.count("[") > before.count(")") + before.count("]"):
+            return LangSyntaxError(f"missing ',' before {what}", line, col, "separate arguments with ','")
+        if "SEMICOLON" in err.expected:
+            return LangSyntaxError(f"missing ';' before {what}", line, col, "separate statements with ';'")
     return LangSyntaxError(f"unexpected {what}", line, col, f"expected {_describe(err.expected)}")
 
 
