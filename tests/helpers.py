@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -120,3 +120,22 @@ def deadline(seconds: int) -> Iterator[None]:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
+
+
+def assert_classic_coloured_cards(per_label: Mapping[str, int]) -> None:
+    """CL-1's coloured cards: per colour one 0, two each of 1-9, Skip, Reverse, Draw Two."""
+    for color in ("red", "yellow", "green", "blue"):
+        assert per_label[f"{color} 0"] == 1
+        for r in range(1, 10):
+            assert per_label[f"{color} {r}"] == 2
+        for action in ("skip", "reverse", "draw two"):
+            assert per_label[f"{color} {action}"] == 2
+
+
+def classic_with(tmp_path: Path, old: str, new: str, name: str = "v.yaml") -> Path:
+    """A copy of variants/classic.yaml with one edit (which must apply), in tmp_path."""
+    text = (VARIANTS / "classic.yaml").read_text()
+    assert old in text, old
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1))
+    return path

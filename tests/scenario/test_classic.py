@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tests.helpers import answer, events, game, hand, pending, played_out, variant
+from tests.helpers import answer, assert_classic_coloured_cards, events, game, hand, pending, played_out, variant
 from unodsl import IllegalAction
 from unodsl.engine.actions import DRAW, Play
 
@@ -17,12 +17,7 @@ def test_cl_01_deck_has_108_cards_for_2_to_10_players() -> None:
     faces = v.sides[0].faces
     assert len(faces) == 108
     per = Counter(f.label for f in faces)
-    for color in ("red", "yellow", "green", "blue"):
-        assert per[f"{color} 0"] == 1
-        for r in range(1, 10):
-            assert per[f"{color} {r}"] == 2
-        for action in ("skip", "reverse", "draw two"):
-            assert per[f"{color} {action}"] == 2
+    assert_classic_coloured_cards(per)
     assert per["wild"] == 4 and per["wild draw four"] == 4
 
 

@@ -12,7 +12,17 @@ from itertools import pairwise
 
 import pytest
 
-from tests.helpers import answer, events, game, hand, labels, pending, played_out, variant
+from tests.helpers import (
+    answer,
+    assert_classic_coloured_cards,
+    events,
+    game,
+    hand,
+    labels,
+    pending,
+    played_out,
+    variant,
+)
 from unodsl import Game, IllegalAction, UnoDslError, make_agents, play_game
 from unodsl.engine.actions import DRAW, Play
 
@@ -49,12 +59,7 @@ def test_duo_01_two_players_and_112_cards_with_eight_plain_wilds() -> None:
     faces = v.sides[0].faces
     assert len(faces) == 112
     per = Counter(f.label for f in faces)
-    for color in ("red", "yellow", "green", "blue"):
-        assert per[f"{color} 0"] == 1
-        for r in range(1, 10):
-            assert per[f"{color} {r}"] == 2
-        for action in ("skip", "reverse", "draw two"):
-            assert per[f"{color} {action}"] == 2
+    assert_classic_coloured_cards(per)
     assert per["wild"] == 8 and per["wild draw four"] == 4  # Decision: 4 extra plain Wilds
     assert sum(per.values()) == 112
 

@@ -6,18 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import classic_with
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.engine.ops import cut
 from unodsl.errors import GameError
 
-CLASSIC = (Path(__file__).resolve().parents[2] / "variants" / "classic.yaml").read_text()
-
-
-def changed(tmp_path: Path, old: str, new: str) -> Path:
-    assert old in CLASSIC, old
-    path = tmp_path / "v.yaml"
-    path.write_text(CLASSIC.replace(old, new, 1))
-    return path
+changed = classic_with
 
 
 def play(path: Path, players: int = 3, seed: int = 4, **kw: int) -> Game:

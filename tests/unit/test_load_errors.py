@@ -6,17 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import classic_with
 from unodsl.errors import VariantError
 from unodsl.load import load_variant, validate_file
 
-CLASSIC = (Path(__file__).resolve().parents[2] / "variants" / "classic.yaml").read_text()
-
 
 def broken(tmp_path: Path, old: str, new: str) -> Path:
-    assert old in CLASSIC, old
-    path = tmp_path / "broken.yaml"
-    path.write_text(CLASSIC.replace(old, new, 1))
-    return path
+    return classic_with(tmp_path, old, new, "broken.yaml")
 
 
 def messages(path: Path) -> list[str]:
