@@ -3,6 +3,12 @@
 COM-3 (cards are conserved), a valid current player, rounds that end, scores
 that are non-negative and equal the points of the cards the scoring counts, and
 determinism (the same seed gives the same event log).
+
+Deterministic bots can lock a round into a cycle (8 greedy players in Flip,
+seed 2672: every Wild Draw Colour is challenged and drawn back, round after
+round of the same moves). The engine's guard ends that round with a
+RunawayRound; the invariants still hold up to it, and it must happen again,
+identically, with the same seed.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from hypothesis import strategies as st
 
 from tests.helpers import assert_conserved
 from unodsl import Game, load_variant, make_agents, play_game
+from unodsl.errors import RunawayRound
 from unodsl.log import event_line
 
 VARIANTS = sorted((Path(__file__).resolve().parents[2] / "variants").glob("*.yaml"))
@@ -45,13 +52,19 @@ class Invariants:
 
 
 def play(path: Path, players: int, seed: int, mix: list[str]) -> tuple[Game, list[str]]:
+    """Play one game; a runaway round ends it (the log then ends with "runaway")."""
     variant = load_variant(path)
     lines: list[str] = []
     check = Invariants()
-    game = Game(variant, players, seed, max_turns=50_000,
+    game = Game(variant, players, seed, max_turns=20_000,
                 listeners=[lambda g, n, d: lines.append(event_line(n, d)), check])
-    play_game(game, make_agents(mix, players, seed))
-    assert game.over and game.winner is not None
+    try:
+        play_game(game, make_agents(mix, players, seed))
+    except RunawayRound:
+        lines.append("runaway")
+    else:
+        assert game.over and game.winner is not None
+        assert max(game.scores) >= variant.scoring.target
     assert check.events > 0
     return game, lines
 
@@ -63,11 +76,9 @@ def test_random_games_keep_invariants_and_are_deterministic(path: Path, data: st
     players = data.draw(st.integers(variant.min_players, min(variant.max_players, 10)), label="players")
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     mix = data.draw(st.sampled_from(AGENT_MIXES), label="agents")
-    game, first = play(path, players, seed, mix)
+    _, first = play(path, players, seed, mix)
     _, again = play(path, players, seed, mix)
     assert first == again, "the same seed must give the same event log"
-    target = variant.scoring.target
-    assert max(game.scores) >= target
 
 
 @pytest.mark.slow

@@ -9,9 +9,11 @@ import pytest
 from tests.helpers import classic_with
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.engine.ops import cut
-from unodsl.errors import GameError
+from unodsl.errors import GameError, RunawayRound
+from unodsl.log import event_line
 
 changed = classic_with
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def play(path: Path, players: int = 3, seed: int = 4, **kw: int) -> Game:
@@ -65,3 +67,17 @@ def test_a_cut_by_a_non_number_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(GameError, match=r"cut: the value of .* is '.*', not a number"):
         for seed in range(20):
             Game(load_variant(path), 3, seed)
+
+
+def test_bots_locked_in_a_cycle_end_in_a_runaway_round() -> None:
+    """Found by the invariant test: 8 greedy players in Flip repeat the same moves
+    forever once the piles are empty (each Wild Draw Colour is challenged, and the
+    loser draws it back). The turn guard ends the round, the same way every time."""
+    logs = []
+    for _ in range(2):
+        g = Game(load_variant(ROOT / "variants" / "flip.yaml"), 8, 2672, max_turns=3_000, record=True)
+        with pytest.raises(RunawayRound, match="round 2 passed 3,000 turns"):
+            play_game(g, make_agents(["greedy"], 8, 2672))
+        assert g.turns == 3_000 and not g.draw_pile
+        logs.append([event_line(*e) for e in g.events or ()])
+    assert logs[0] == logs[1]

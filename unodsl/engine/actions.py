@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from .cards import Card
@@ -10,9 +9,9 @@ from .cards import Card
 DecisionKind = Literal["turn", "drawn", "color", "player", "card", "ask"]
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play this card from hand."""
+class Play(NamedTuple):
+    """Play this card from hand. (A tuple: comparing two plays compares their
+    cards by identity, in C, which keeps `apply`'s legality check cheap.)"""
 
     card: Card
 
@@ -20,14 +19,21 @@ class Play:
         return f"play {self.card.label}"
 
 
-@dataclass(frozen=True, slots=True)
 class _Word:
-    word: str
+    """A one-word action; each word exists once, so identity is equality."""
+
+    __slots__ = ("word",)
+
+    def __init__(self, word: str) -> None:
+        self.word = word
 
     def __str__(self) -> str:
         return self.word
 
     __repr__ = __str__
+
+    def __reduce__(self) -> str:
+        return self.word.upper()  # pickles as the module's constant: still the same object
 
 
 DRAW = _Word("draw")  # draw (or take the pending penalty)
