@@ -24,7 +24,16 @@ def play(path: Path, players: int = 3, seed: int = 4, **kw: int) -> Game:
 
 def test_cards_applying_cards_stop_at_the_nesting_guard(tmp_path: Path) -> None:
     path = changed(tmp_path, "    points: rank ", "    on_play: if card.rank > 5 then apply(top)\n    points: rank ")
-    with pytest.raises(GameError, match="effects nested 200 deep"):
+    with pytest.raises(GameError, match="effects nested 100 deep"):
+        for seed in range(30):
+            play(path, seed=seed)
+
+
+@pytest.mark.parametrize("body", ["set_color(current_color)",  # runs plainly: no one is asked
+                                  'if ask(player, "again") then set_color(current_color)'])  # waits
+def test_rules_that_trigger_themselves_stop_at_the_nesting_guard(tmp_path: Path, body: str) -> None:
+    path = changed(tmp_path, "rules:\n", f"rules:\n  - on: color_named\n    do: {body}\n")
+    with pytest.raises(GameError, match="effects nested 100 deep"):
         for seed in range(30):
             play(path, seed=seed)
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from functools import partial
 from types import GeneratorType
 from typing import Any
 
 from ..errors import GameError, IllegalAction, RunawayRound, UnoDslError
-from ..lang.compile import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
+from ..lang.compile import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
 from ..model import Rule, Variant
 from .actions import DRAW, KEEP, PASS, Decision, Play
 from .cards import Card, face_table
@@ -24,7 +25,7 @@ Flow = Generator[Decision, Any, Any]
 Listener = Callable[["Game", str, dict[str, Any]], None]
 
 WHILE_GUARD = 10_000  # iterations of one while or repeat loop
-NESTING_GUARD = 200  # effect programs running inside one another (apply within apply …)
+NESTING_GUARD = 100  # effect programs running inside one another (apply within apply …)
 
 
 class Game:
@@ -109,6 +110,8 @@ class Game:
             self.decision = self._flow.send(choice)
         except StopIteration:
             self.decision = None
+        except RecursionError:
+            self._runaway_nesting()
 
     def watch(self, listener: Listener, events: Iterable[str] | None = None) -> None:
         """Call `listener(game, event, data)` after every event from now on (at least
@@ -222,11 +225,23 @@ class Game:
         return out
 
     # -- driving the flow ---------------------------------------------------
+    #
+    # An effect program runs as plain calls for as long as nothing has to wait
+    # for a player: `perform` returns None when it finished, or a generator that
+    # finishes it (the caller yields from it). Most programs never wait, so most
+    # of a game makes no generators at all.
     def _step(self, choice: Any) -> None:
         try:
             self.decision = self._flow.send(choice)
         except StopIteration:
             self.decision = None
+        except RecursionError:
+            self._runaway_nesting()
+
+    def _runaway_nesting(self) -> None:
+        """A safety net: NESTING_GUARD stops nested effects long before Python does."""
+        self.decision = None
+        raise GameError(f"effects nested too deeply in round {self.round}; the variant never stops") from None
 
     def emit(self, name: str, data: dict[str, Any]) -> None:
         """Record an event, tell listeners, and queue the rules that subscribe."""
@@ -242,61 +257,156 @@ class Game:
     def watching(self, name: str) -> bool:
         return name in self._watch
 
-    def _drain(self) -> Flow:
-        while self._queue:
-            body, env = self._queue.popleft()
-            yield from self.run(body, env)
-
     def run(self, program: Program, env: dict[str, Any]) -> Flow:
-        """Run an effect program step by step; handlers run after each step."""
+        """Run an effect program to its end, as a generator (see _nested)."""
+        rest = self._nested(program, env)
+        if rest is not None:
+            yield from rest
+
+    def _nested(self, program: Program, env: dict[str, Any]) -> Flow | None:
+        """perform, counted as one more level of nesting until it finishes, so that
+        cards applying cards, or rules triggering rules, stop at NESTING_GUARD."""
         if self._depth >= NESTING_GUARD:
             raise GameError(f"effects nested {NESTING_GUARD} deep in round {self.round} (a card that "
                             "applies cards that apply cards …); the variant never stops")
         self._depth += 1
         try:
-            yield from self._steps(program, env)
+            rest = self.perform(program, env)
+        except BaseException:
+            self._depth -= 1
+            raise
+        if rest is None:
+            self._depth -= 1
+            return None
+        return self._leaving(rest)
+
+    def _leaving(self, rest: Flow) -> Flow:
+        try:
+            yield from rest
         finally:
             self._depth -= 1
 
-    def _steps(self, program: Program, env: dict[str, Any]) -> Flow:
-        for step in program:
+    def perform(self, program: Program, env: dict[str, Any], start: int = 0) -> Flow | None:
+        """Run `program` from step `start` until it ends (None) or must wait for a
+        player (the generator that finishes it). Rules queued by a step run after it."""
+        for i in range(start, len(program)):
+            step = program[i]
             op = step[0]
             if op == DO:
                 result = step[1](self, env)
-                if type(result) is GeneratorType:
-                    yield from result
+                if type(result) is GeneratorType:  # an effect that runs a program (play, apply)
+                    return self._resume(result, program, env, i + 1)
             elif op == LET:
                 env[step[1]] = step[2](self, env)
             elif op == CHOOSE:
                 asked = step[2](self, env)
-                env[step[1]] = (yield from self.decide(asked)) if isinstance(asked, Decision) else asked
+                if type(asked) is Decision:
+                    if len(asked.options) != 1 or "choice" in self._watch:
+                        return self._resume(self._choose(step[1], asked, env), program, env, i + 1)
+                    asked = asked.options[0]  # a single option is taken without asking
+                env[step[1]] = asked
             elif op == IF:
                 body = step[2] if step[1](self, env) else step[3]
                 if body:
-                    yield from self.run(body, env)
-            elif op == FOR:
-                for item in list(step[2](self, env)):
-                    env[step[1]] = item
-                    yield from self.run(step[3], env)
-            elif op == WHILE:
-                yield from self._while(step[1], step[2], env)
-            elif op == REPEAT:
-                times = step[1](self, env)
-                if times > WHILE_GUARD:
-                    raise GameError(f"repeat {times:,} times in round {self.round}: more than the "
-                                    f"{WHILE_GUARD:,} a loop may run")
-                for _ in range(times):
-                    yield from self.run(step[2], env)
+                    rest = self.perform(body, env)
+                    if rest is not None:
+                        return self._resume(rest, program, env, i + 1)
+            else:
+                rest = self._loop(step, env)
+                if rest is not None:
+                    return self._resume(rest, program, env, i + 1)
             if self._queue:
-                yield from self._drain()
+                rest = self._drain_now()
+                if rest is not None:
+                    return self._resume(rest, program, env, i + 1)
+        return None
 
-    def _while(self, cond: Fn, body: Program, env: dict[str, Any]) -> Flow:
-        for _ in range(WHILE_GUARD):
+    def _loop(self, step: tuple[Any, ...], env: dict[str, Any]) -> Flow | None:
+        """A FOR, WHILE or REPEAT step: its iterations run plainly until one must
+        wait; the generator returned then finishes that one and the rest."""
+        op = step[0]
+        if op == FOR:
+            var, body = step[1], step[3]
+            items = list(step[2](self, env))
+            for k, item in enumerate(items):
+                env[var] = item
+                rest = self.perform(body, env)
+                if rest is not None:
+                    return self._then(rest, self._for(var, items[k + 1:], body, env))
+            return None
+        if op == WHILE:
+            cond, body = step[1], step[2]
+            for k in range(WHILE_GUARD):
+                if not cond(self, env):
+                    return None
+                rest = self.perform(body, env)
+                if rest is not None:
+                    return self._then(rest, self._while(cond, body, env, WHILE_GUARD - k - 1))
+            raise self._endless_while()
+        times = step[1](self, env)  # REPEAT
+        if times > WHILE_GUARD:
+            raise GameError(f"repeat {times:,} times in round {self.round}: more than the "
+                            f"{WHILE_GUARD:,} a loop may run")
+        for k in range(times):
+            rest = self.perform(step[2], env)
+            if rest is not None:
+                return self._then(rest, self._repeat(step[2], env, times - k - 1))
+        return None
+
+    def _resume(self, rest: Flow, program: Program, env: dict[str, Any], start: int) -> Flow:
+        """Finish a step that had to wait, run the rules it queued, then the program
+        from step `start` (plainly again, until the next wait)."""
+        yield from rest
+        if self._queue:
+            yield from self._drain()
+        more = self.perform(program, env, start)
+        if more is not None:
+            yield from more
+
+    @staticmethod
+    def _then(first: Flow, second: Flow) -> Flow:
+        yield from first
+        yield from second
+
+    def _choose(self, var: str, asked: Decision, env: dict[str, Any]) -> Flow:
+        env[var] = yield from self.decide(asked)
+
+    def _for(self, var: str, items: list[Any], body: Program, env: dict[str, Any]) -> Flow:
+        for item in items:
+            env[var] = item
+            yield from self.run(body, env)
+
+    def _while(self, cond: Fn, body: Program, env: dict[str, Any], budget: int = WHILE_GUARD) -> Flow:
+        for _ in range(budget):
             if not cond(self, env):
                 return
             yield from self.run(body, env)
-        raise GameError(f"a while loop ran {WHILE_GUARD:,} times in round {self.round}; "
-                        "its condition never became false")
+        raise self._endless_while()
+
+    def _repeat(self, body: Program, env: dict[str, Any], times: int) -> Flow:
+        for _ in range(times):
+            yield from self.run(body, env)
+
+    def _endless_while(self) -> GameError:
+        return GameError(f"a while loop ran {WHILE_GUARD:,} times in round {self.round}; "
+                         "its condition never became false")
+
+    def _drain_now(self) -> Flow | None:
+        """Run the queued rules plainly; if one must wait, the generator that
+        finishes it and the rest of the queue."""
+        queue = self._queue
+        while queue:
+            body, env = queue.popleft()
+            rest = self._nested(body, env)
+            if rest is not None:
+                return self._then(rest, self._drain())
+        return None
+
+    def _drain(self) -> Flow:
+        queue = self._queue
+        while queue:
+            body, env = queue.popleft()
+            yield from self.run(body, env)
 
     def decide(self, decision: Decision) -> Flow:
         """Ask a player (a single legal option is taken without asking)."""
@@ -328,22 +438,57 @@ class Game:
         return made
 
     def _game(self, resumed: bool = False) -> Flow:
-        """Rounds until someone wins; `resumed` continues a round set up by arrange."""
+        """Rounds until someone wins; `resumed` continues a round set up by arrange.
+        (The answer to a decision is sent through every generator between here and
+        apply(), so a turn runs inline here, and its common paths make no generators.)"""
         while self.winner is None:
             if not resumed:
                 self.round += 1
                 if self.round > self.max_rounds:
                     raise GameError(f"{self.max_rounds:,} rounds and no one reached the target score "
                                     f"of {self.variant.scoring.target:,}; the variant never ends")
-                yield from self._setup_round()
+                rest = self._setup_round()
+                if rest is not None:
+                    yield from rest
                 self._advance()
             resumed = False
+            hands = self.hands
             while self.round_winner is None:
+                # -- one player's turn: play a card, draw, or pass; then check for a winner
                 if self.turns >= self.max_turns:
                     raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
                                        "winner (raise max_turns, or check the variant's rules)")
-                yield from self._turn()
-                if self.round_winner is None:
+                p = self.current
+                self.turns += 1
+                watch = self._watch
+                if "turn_start" in watch:
+                    self.emit("turn_start", {"player": p})
+                if self._queue:
+                    yield from self._drain()
+                options = self._turn_options(p)
+                if len(options) == 1 and "choice" not in watch:
+                    action = options[0]
+                elif "choice" in watch:
+                    action = yield from self.decide(_decision((p, "turn", options, "", None)))
+                else:
+                    action = yield _decision((p, "turn", options, "", None))
+                if action is DRAW:
+                    rest = self._draw_turn(p)
+                elif action is PASS:
+                    rest = None
+                else:
+                    rest = self._play_now(p, action.card, True)
+                if rest is not None:
+                    yield from rest
+                if "turn_end" in watch:
+                    self.emit("turn_end", {"player": p})
+                    if self._queue:
+                        yield from self._drain()
+                if not hands[p]:
+                    self.round_winner = p
+                elif not all(hands):  # an effect emptied someone else's hand
+                    self.round_winner = next(q for q, h in enumerate(hands) if not h)
+                else:
                     self._advance()
             self.round_turns.append(self.turns)
             self._score()
@@ -369,25 +514,26 @@ class Game:
         self.round_winner = None
         self.turns = 0
 
-    def _setup_round(self) -> Flow:
+    def _setup_round(self) -> Flow | None:
         self._reset_round()
         v = self.variant
-        env: dict[str, Any] = {"player": self.dealer}
         pick = v.first_dealer if self.round == 1 else v.next_dealer
         if pick is not None:
-            self.dealer = pick(self, env) % self.n
+            self.dealer = pick(self, {"player": self.dealer}) % self.n
         self.current = self.dealer
         if "round_start" in self._watch:
             self.emit("round_start", {"player": self.dealer, "round": self.round})
-        yield from self.run(v.setup, {"player": self.dealer})
-        yield from self._drain()
+        rest = self.perform(v.setup, {"player": self.dealer})
+        if rest is not None:
+            return self._then(rest, self._drain())
+        return self._drain() if self._queue else None
 
     def _advance(self) -> None:
         if self.next_override is not None:
             self.current = self.next_override
         elif not self.again:
             p, d, n = self.current, self.direction, self.n
-            if "skipped" in self._watch:
+            if self.skips and "skipped" in self._watch:
                 for k in range(1, min(self.skips, n) + 1):  # each player is told once
                     self.emit("skipped", {"player": (p + k * d) % n})
             self.current = (p + (self.skips + 1) * d) % n
@@ -395,46 +541,12 @@ class Game:
         self.again = False
         self.next_override = None
 
-    def _turn(self) -> Flow:
-        """One player's turn: play a card, draw, or pass; then check for a winner.
-        (The answer to a decision is sent through every generator between here and
-        apply(), so the common paths yield directly instead of nesting helpers.)"""
-        p = self.current
-        self.turns += 1
-        watch = self._watch
-        if "turn_start" in watch:
-            self.emit("turn_start", {"player": p})
-            yield from self._drain()
-        options = self._turn_options(p)
-        if len(options) == 1 or "choice" in watch or self._queue:
-            action = yield from self.decide(Decision(p, "turn", options))
-        else:
-            action = yield Decision(p, "turn", options)
-        if action is DRAW:
-            yield from self._draw_turn(p)
-        elif action is not PASS:
-            card = action.card
-            self._put_down(p, card)
-            if self._queue:
-                yield from self._drain()
-            if card.on_play:
-                yield from self.run(card.on_play, {"player": p, "card": card})
-        if "turn_end" in watch:
-            self.emit("turn_end", {"player": p})
-            yield from self._drain()
-        hands = self.hands
-        if not hands[p]:
-            self.round_winner = p
-        elif not all(hands):  # an effect emptied someone else's hand
-            self.round_winner = next(q for q, h in enumerate(hands) if not h)
-
     def _turn_options(self, p: int) -> tuple[Any, ...]:
-        legal = self.legal
         plays = self._plays
+        hand = self.hands[p]
         if not self.penalty:
             env = self._legal_env
             env["player"] = p
-            hand = self.hands[p]
             if self._memo is not None:
                 faces = self._matching_faces()
                 options: list[Any] = [plays[c.id] for c in hand if c.face_id in faces
@@ -451,18 +563,19 @@ class Game:
             if allowed is None or allowed(self, {"player": p}):
                 options.append(DRAW)
             return tuple(options) if options else (PASS,)
-        answer = self.penalty_answer
-        options = [plays[c.id] for c in self.hands[p] if answer is not None and answer(c) and legal(p, c)]
+        answer, legal = self.penalty_answer, self.legal
+        options = [plays[c.id] for c in hand if answer is not None and answer(c) and legal(p, c)]
         options.append(DRAW)
         return tuple(options)
 
-    def _draw_turn(self, p: int) -> Flow:
+    def _draw_turn(self, p: int) -> Flow | None:
+        """Draw for the turn (or take the pending penalty); a drawn card may then be played."""
         if self.penalty:
             count, self.penalty, self.penalty_answer = self.penalty, 0, None
             self.draw(p, count)
             if "penalty_taken" in self._watch:
                 self.emit("penalty_taken", {"player": p, "count": count})
-            return
+            return None
         rule = self.variant.turn.draw
         if rule.until_playable:
             drawn: list[Card] = []
@@ -475,24 +588,45 @@ class Game:
                     break
         else:
             drawn = self.draw(p, rule.count)
-        yield from self._drain()
+        if self._queue or rule.then == "may_play":
+            return self._after_draw(p, drawn)
+        if drawn and rule.then == "must_play" and self.legal(p, drawn[-1]):
+            return self._play_now(p, drawn[-1], True)
+        return None
+
+    def _after_draw(self, p: int, drawn: list[Card]) -> Flow:
+        """The rules the draw queued, then the drawn card: offered, played or kept."""
+        if self._queue:
+            yield from self._drain()
+        rule = self.variant.turn.draw
         if not drawn or rule.then == "keep":
             return
         card = drawn[-1]
         if card not in self.hands[p] or not self.legal(p, card):
             return
-        offer = Decision(p, "drawn", (self._plays[card.id], KEEP))
+        offer = _decision((p, "drawn", (self._plays[card.id], KEEP), "", None))
         if rule.then == "may_play" and (yield from self.decide(offer)) is KEEP:
             return
         yield from self.play(p, card)
 
     def play(self, p: int, card: Card, effect: bool = True) -> Flow:
         """`p` plays `card` from hand onto the discard pile; its effect runs."""
+        rest = self._play_now(p, card, effect)
+        if rest is not None:
+            yield from rest
+
+    def _play_now(self, p: int, card: Card, effect: bool) -> Flow | None:
+        """`p` plays `card`: put down, the rules that queued, then its on_play (None
+        if all of it ran without waiting; otherwise the generator that finishes it).
+        Not counted as nesting: each play takes a card from a hand, so plays end."""
         self._put_down(p, card)
-        if self._queue:
-            yield from self._drain()
-        if effect and card.on_play:
-            yield from self.run(card.on_play, {"player": p, "card": card})
+        rest = self._drain_now() if self._queue else None
+        if not (effect and card.on_play):
+            return rest
+        env = {"player": p, "card": card}
+        if rest is not None:
+            return self._then(rest, self.run(card.on_play, env))
+        return self.perform(card.on_play, env)
 
     def _put_down(self, p: int, card: Card) -> None:
         """Move `card` from `p`'s hand to the top of the discard pile."""
@@ -579,6 +713,10 @@ class Game:
             self.winner = self.scores.index(best)
             if "game_end" in self._watch:
                 self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
+
+
+# A Decision from a 5-tuple, without the keyword-handling __new__ (a hot path).
+_decision: Callable[[tuple[Any, ...]], Decision] = partial(tuple.__new__, Decision)
 
 
 class _All:
