@@ -19,13 +19,17 @@ class Agent(Protocol):
         ...
 
 
+def _generator(rng: random.Random | int) -> random.Random:
+    return rng if isinstance(rng, random.Random) else random.Random(rng)
+
+
 class RandomAgent:
-    """Uniform over the legal options, with its own seeded generator."""
+    """Uniform over the legal options; `rng` is a seed or a generator to share."""
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, rng: random.Random | int = 0) -> None:
+        self.rng = _generator(rng)
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
@@ -38,8 +42,8 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, rng: random.Random | int = 0) -> None:
+        self.rng = _generator(rng)
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
@@ -60,12 +64,15 @@ class GreedyAgent:
         return True if True in options else options[0]
 
 
-AGENTS: dict[str, Callable[[int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, Callable[[random.Random], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
 def make_agents(names: list[str], players: int, seed: int) -> list[Agent]:
-    """One agent per seat, cycling through `names`; each seeded from the game seed."""
-    return [AGENTS[names[i % len(names)]](seed * 1_000 + i) for i in range(players)]
+    """One agent per seat, cycling through `names`. The table's bots share one
+    generator, seeded from the game seed but apart from the game's own, so that
+    the deal does not depend on the bots (and a game seeds it once, not per seat)."""
+    rng = random.Random(seed * 1_000 + 1)
+    return [AGENTS[names[i % len(names)]](rng) for i in range(players)]
 
 
 def play_game(game: Game, agents: list[Agent]) -> Game:

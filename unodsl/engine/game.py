@@ -87,6 +87,9 @@ class Game:
         # A pure match depends on faces and the colour only: memoised for the variant.
         self._memo: dict[tuple[int, str | None], frozenset[int]] | None = (
             variant.cache.setdefault("matching", {}) if variant.turn.match_is_pure else None)
+        self._last_face: int | None = None  # the last lookup in _memo: (face, colour) -> faces
+        self._last_color: str | None = None
+        self._last_faces: frozenset[int] = frozenset()
         self._must_play = variant.turn.must_play_if_able
         self._flow = self._game()
         self.decision: Decision | None = None
@@ -127,16 +130,13 @@ class Game:
         env = self._legal_env
         env["player"] = player
         env["card"] = card
-        if not self._matches(card, env):
+        if self._memo is not None:
+            if card.face_id not in self._matching_faces():
+                return False
+        elif not self._match(self, env):
             return False
         test = card.legal_if
         return test is None or bool(test(self, env))
-
-    def _matches(self, card: Card, env: dict[str, Any]) -> bool:
-        """The variant's match expression (through the memo when it is pure)."""
-        if self._memo is None:
-            return bool(self._match(self, env))
-        return card.face_id in self._matching_faces()
 
     def _allowed(self, card: Card, env: dict[str, Any]) -> bool:
         """The card's own legal_if, with `card` bound."""
@@ -146,11 +146,14 @@ class Game:
     def _matching_faces(self) -> frozenset[int]:
         """The faces that match the top card and colour now, computed once per
         (top face, colour) for the variant: a pure match reads nothing else."""
+        pile = self.discard_pile
+        face = pile[-1].face_id if pile else -1
+        color = self.current_color
+        if face == self._last_face and color == self._last_color:
+            return self._last_faces
         memo = self._memo
         assert memo is not None
-        top_card = self.discard_pile[-1] if self.discard_pile else None
-        key = (top_card.face_id if top_card is not None else -1, self.current_color)
-        faces = memo.get(key)
+        faces = memo.get((face, color))
         if faces is None:
             env: dict[str, Any] = {"player": self.current}
             matching = set()
@@ -158,7 +161,8 @@ class Game:
                 env["card"] = card
                 if self._match(self, env):
                     matching.add(card.face_id)
-            faces = memo[key] = frozenset(matching)
+            faces = memo[face, color] = frozenset(matching)
+        self._last_face, self._last_color, self._last_faces = face, color, faces
         return faces
 
     def view(self, player: int) -> PlayerView:

@@ -71,10 +71,10 @@ class Compiler:
             case ast.Name(id=name):
                 return self.name(name)
             case ast.Attr(obj=obj, name=name):
-                type_ = self.ctx.types.get(id(obj), "any")
-                if type_ == "card" and isinstance(obj, ast.Name) and self.is_bound(obj.id):
-                    return self.bound_card_attr(obj.id, name)
-                return self.attr(self.expr(obj, pre), name, type_)
+                field = self.bound_field(node)
+                if field is not None:
+                    return self.bound_card_attr(*field)
+                return self.attr(self.expr(obj, pre), name, self.ctx.types.get(id(obj), "any"))
             case ast.ListExpr(items=items):
                 fns = tuple(self.expr(i, pre) for i in items)
                 return lambda g, e: [f(g, e) for f in fns]
@@ -87,9 +87,9 @@ class Compiler:
             case ast.Binary(op=("and" | "or") as op):
                 return self.chain(op, [self.expr(x, pre) for x in _operands(node, op)])
             case ast.Binary(op=("==" | "!=") as op, left=a, right=ast.Literal(value=v)):
-                return self.compare_const(op, self.expr(a, pre), v)
+                return self.compare_const(op, a, v, pre)
             case ast.Binary(op=("==" | "!=") as op, left=ast.Literal(value=v), right=b):
-                return self.compare_const(op, self.expr(b, pre), v)
+                return self.compare_const(op, b, v, pre)
             case ast.Binary(op=op, left=a, right=b):
                 return self.binary(op, self.expr(a, pre), self.expr(b, pre))
             case ast.If(cond=cond, then=then, orelse=orelse):
@@ -105,6 +105,14 @@ class Compiler:
     def is_bound(self, name: str) -> bool:
         """A name the engine or the program binds (never none when it is a card)."""
         return name in self.ctx.env or name not in self.ctx.registry.names
+
+    def bound_field(self, node: ast.Node) -> tuple[str, str] | None:
+        """(name, attribute) if `node` reads an attribute of a bound card, such as `c.kind`."""
+        match node:
+            case ast.Attr(obj=ast.Name(id=bound) as obj, name=attr) if (
+                    self.ctx.types.get(id(obj)) == "card" and self.is_bound(bound)):
+                return bound, attr
+        return None
 
     @staticmethod
     def bound_card_attr(name: str, attr: str) -> Fn:
@@ -150,8 +158,15 @@ class Compiler:
                 return lambda g, e: a(g, e) or b(g, e) or c(g, e)
         return lambda g, e: any(f(g, e) for f in fns)
 
-    @staticmethod
-    def compare_const(op: str, a: Fn, value: Any) -> Fn:
+    def compare_const(self, op: str, node: ast.Node, value: Any, pre: list[Step] | None) -> Fn:
+        """`x == literal` (or !=); `c.rank == 7` on a bound card is one closure."""
+        field = self.bound_field(node)
+        if field is not None:
+            name, get = field[0], operator.attrgetter(field[1])
+            if op == "==":
+                return lambda g, e: get(e[name]) == value
+            return lambda g, e: get(e[name]) != value
+        a = self.expr(node, pre)
         if op == "==":
             return lambda g, e: a(g, e) == value
         return lambda g, e: a(g, e) != value
