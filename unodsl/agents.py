@@ -77,7 +77,5 @@ def make_agents(names: list[str], players: int, seed: int) -> list[Agent]:
 
 def play_game(game: Game, agents: list[Agent]) -> Game:
     """Drive a game to its end with one agent per seat."""
-    while game.decision is not None:
-        d = game.decision
-        game.apply(agents[d.player].choose(game, d))
+    game.autoplay(agents)
     return game

@@ -200,14 +200,7 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
     try:
         game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=[recorder],
                     listen_to=_Recorder.EVENTS)
-        if setup.rounds_only:
-            while game.round == 1 and game.decision is not None:
-                d = game.decision
-                game.apply(bots[d.player].choose(game, d))
-        else:
-            while game.decision is not None:
-                d = game.decision
-                game.apply(bots[d.player].choose(game, d))
+        game.autoplay(bots, rounds=1 if setup.rounds_only else None)
     except RunawayRound:
         tally.runaway += 1
         tally.turns_played += recorder.turns_done + setup.max_turns

@@ -37,11 +37,7 @@ MIRROR = Path(__file__).with_name("rlcard_mirror.yaml")
 
 def unodsl_round(variant: object, players: int, seed: int) -> int:
     game = Game(variant, players, seed, max_turns=100_000)  # type: ignore[arg-type]
-    bots = make_agents(["random"], players, seed)
-    while not game.round_turns:
-        d = game.decision
-        assert d is not None
-        game.apply(bots[d.player].choose(game, d))
+    game.autoplay(make_agents(["random"], players, seed), rounds=1)
     return game.round_turns[0]
 
 

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from functools import partial
 from types import GeneratorType
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import GameError, IllegalAction, RunawayRound, UnoDslError
 from ..lang.compile import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
@@ -23,6 +23,15 @@ from .view import PlayerView, view
 
 Flow = Generator[Decision, Any, Any]
 Listener = Callable[["Game", str, dict[str, Any]], None]
+
+
+class Chooser(Protocol):
+    """Anything that answers decisions: the agents, a person at a terminal …"""
+
+    def choose(self, game: Game, decision: Decision) -> Any: ...
+
+
+_ASK = object()  # "ask through the flow": no agent is attached, or it failed
 
 WHILE_GUARD = 10_000  # iterations of one while or repeat loop
 NESTING_GUARD = 100  # effect programs running inside one another (apply within apply …)
@@ -91,6 +100,9 @@ class Game:
         self._last_color: str | None = None
         self._last_faces: frozenset[int] = frozenset()
         self._must_play = variant.turn.must_play_if_able
+        self._agents: Sequence[Chooser] | None = None  # attached by autoplay
+        self._agent_error: Exception | None = None
+        self._stop_after: int | None = None  # autoplay detaches after this many rounds
         self._flow = self._game()
         self.decision: Decision | None = None
         self._step(None)
@@ -106,15 +118,55 @@ class Game:
         if d is None:
             raise IllegalAction("the game is over; there is nothing to choose")
         if choice not in d.options or (d.kind == "ask" and type(choice) is not bool):
-            legal = ", ".join(str(o) for o in d.options[:12])
-            raise IllegalAction(f"{choice} is not a legal choice for player {d.player} "
-                                f"({d.kind}); legal: {legal}")
+            raise _illegal(d, choice)
         try:
             self.decision = self._flow.send(choice)
         except StopIteration:
             self.decision = None
         except RecursionError:
             self._runaway_nesting()
+
+    def autoplay(self, agents: Sequence[Chooser], rounds: int | None = None) -> None:
+        """Let `agents` (one per seat) answer every decision until the game ends, or
+        until `rounds` more rounds have ended (the next round is then set up and its
+        first decision left pending). The agents are asked inside the engine's loop:
+        the same game as answering each decision with apply, without the round trip.
+        An agent's error, or an illegal choice, is raised here with its decision
+        pending and nothing changed, as apply would."""
+        if len(agents) != self.n:
+            raise UnoDslError(f"{self.n} players need {self.n} agents, not {len(agents)}")
+        stop = None if rounds is None else len(self.round_turns) + rounds
+        self._stop_after = stop
+        try:
+            while self.decision is not None and (stop is None or len(self.round_turns) < stop):
+                d = self.decision
+                choice = agents[d.player].choose(self, d)
+                self._agents = agents
+                self.apply(choice)
+                if self._agent_error is not None:
+                    error, self._agent_error = self._agent_error, None
+                    raise error
+        finally:
+            self._agents = None
+            self._stop_after = None
+
+    def _answer(self, d: Decision) -> Any:
+        """The attached agent's answer to `d`; _ASK if it failed or chose illegally
+        (it is then detached, and the flow yields `d` for autoplay to report)."""
+        agents = self._agents
+        assert agents is not None
+        self.decision = d
+        try:
+            choice = agents[d.player].choose(self, d)
+        except Exception as err:  # the agent's own error, reported by autoplay
+            self._agent_error = err
+            choice = _ASK
+        else:
+            if choice in d.options and (d.kind != "ask" or type(choice) is bool):
+                return choice
+            self._agent_error = _illegal(d, choice)
+        self._agents = None
+        return _ASK
 
     def watch(self, listener: Listener, events: Iterable[str] | None = None) -> None:
         """Call `listener(game, event, data)` after every event from now on (at least
@@ -305,9 +357,15 @@ class Game:
             elif op == CHOOSE:
                 asked = step[2](self, env)
                 if type(asked) is Decision:
-                    if len(asked.options) != 1 or "choice" in self._watch:
+                    if "choice" in self._watch or self._queue:
                         return self._resume(self._choose(step[1], asked, env), program, env, i + 1)
-                    asked = asked.options[0]  # a single option is taken without asking
+                    if len(asked.options) == 1:
+                        asked = asked.options[0]  # a single option is taken without asking
+                    else:
+                        answer = self._answer(asked) if self._agents is not None else _ASK
+                        if answer is _ASK:
+                            return self._resume(self._choose(step[1], asked, env), program, env, i + 1)
+                        asked = answer
                 env[step[1]] = asked
             elif op == IF:
                 body = step[2] if step[1](self, env) else step[3]
@@ -417,7 +475,12 @@ class Game:
         if self._queue:
             yield from self._drain()
         options = decision.options
-        choice = options[0] if len(options) == 1 else (yield decision)
+        if len(options) == 1:
+            choice = options[0]
+        else:
+            choice = self._answer(decision) if self._agents is not None else _ASK
+            if choice is _ASK:
+                choice = yield decision
         if "choice" in self._watch:
             self.emit("choice", {"player": decision.player, "kind": decision.kind,
                                  "value": choice, "prompt": decision.prompt})
@@ -475,7 +538,10 @@ class Game:
                 elif "choice" in watch:
                     action = yield from self.decide(_decision((p, "turn", options, "", None)))
                 else:
-                    action = yield _decision((p, "turn", options, "", None))
+                    d = _decision((p, "turn", options, "", None))
+                    action = self._answer(d) if self._agents is not None else _ASK
+                    if action is _ASK:
+                        action = yield d
                 if action is DRAW:
                     rest = self._draw_turn(p)
                 elif action is PASS:
@@ -492,10 +558,14 @@ class Game:
                     self.round_winner = p
                 elif not all(hands):  # an effect emptied someone else's hand
                     self.round_winner = next(q for q, h in enumerate(hands) if not h)
-                else:
+                elif self.skips or self.again or self.next_override is not None:
                     self._advance()
+                else:  # the common case of _advance
+                    self.current = (self.current + self.direction) % self.n
             self.round_turns.append(self.turns)
             self._score()
+            if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
+                self._agents = None  # autoplay's rounds are done: the next decision waits
 
     def _reset_round(self) -> None:
         if self.side != 0:
@@ -623,7 +693,18 @@ class Game:
         """`p` plays `card`: put down, the rules that queued, then its on_play (None
         if all of it ran without waiting; otherwise the generator that finishes it).
         Not counted as nesting: each play takes a card from a hand, so plays end."""
-        self._put_down(p, card)
+        hand = self.hands[p]
+        hand.remove(card)
+        pile = self.discard_pile
+        self.previous_top = pile[-1] if pile else None
+        pile.append(card)
+        if card.color is not None:
+            self.current_color = card.color
+        watch = self._watch
+        if "card_played" in watch:
+            self.emit("card_played", {"player": p, "card": card})
+        if "hand_changed" in watch:
+            self.emit("hand_changed", {"player": p, "size": len(hand)})
         rest = self._drain_now() if self._queue else None
         if not (effect and card.on_play):
             return rest
@@ -631,18 +712,6 @@ class Game:
         if rest is not None:
             return self._then(rest, self.run(card.on_play, env))
         return self.perform(card.on_play, env)
-
-    def _put_down(self, p: int, card: Card) -> None:
-        """Move `card` from `p`'s hand to the top of the discard pile."""
-        self.hands[p].remove(card)
-        self.previous_top = self.discard_pile[-1] if self.discard_pile else None
-        self.discard_pile.append(card)
-        if card.color is not None:
-            self.current_color = card.color
-        if "card_played" in self._watch:
-            self.emit("card_played", {"player": p, "card": card})
-        if "hand_changed" in self._watch:
-            self.emit("hand_changed", {"player": p, "size": len(self.hands[p])})
 
     def draw(self, p: int, count: int) -> list[Card]:
         """`p` draws up to `count` cards; an empty pile is refilled (COM-1)."""
@@ -717,6 +786,11 @@ class Game:
             self.winner = self.scores.index(best)
             if "game_end" in self._watch:
                 self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
+
+
+def _illegal(d: Decision, choice: Any) -> IllegalAction:
+    legal = ", ".join(str(o) for o in d.options[:12])
+    return IllegalAction(f"{choice} is not a legal choice for player {d.player} ({d.kind}); legal: {legal}")
 
 
 # A Decision from a 5-tuple, without the keyword-handling __new__ (a hot path).

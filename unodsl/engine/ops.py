@@ -22,11 +22,6 @@ Env = dict[str, Any]
 Pred = Callable[[Any], Any]
 
 
-def _emit(g: Game, event: str, data: dict[str, Any]) -> None:
-    if g.watching(event):
-        g.emit(event, data)
-
-
 # -- names ---------------------------------------------------------------------
 @name("card")
 def top(g: Game, e: Env) -> Card | None:
@@ -217,7 +212,8 @@ def skip(g: Game, count: int) -> None:
 def reverse(g: Game) -> None:
     """Play changes direction."""
     g.direction = -g.direction
-    _emit(g, "direction_changed", {"player": g.current, "direction": g.direction})
+    if g.watching("direction_changed"):
+        g.emit("direction_changed", {"player": g.current, "direction": g.direction})
 
 
 @effect()
@@ -236,7 +232,8 @@ def start_with(g: Game, who: int) -> None:
 def set_color(g: Game, color: str, by: int) -> None:
     """The colour to match becomes `color` (as when a wild is named)."""
     g.current_color = color
-    _emit(g, "color_named", {"player": by, "color": color})
+    if g.watching("color_named"):
+        g.emit("color_named", {"player": by, "color": color})
 
 
 @effect("count: int, answer: fn")
@@ -245,7 +242,8 @@ def pending_draw(g: Game, count: int, answer: Pred) -> None:
     answer with a legal card that passes `answer` (stacking); taking it ends the turn."""
     g.penalty += count
     g.penalty_answer = answer
-    _emit(g, "penalty_added", {"player": g.current, "total": g.penalty})
+    if g.watching("penalty_added"):
+        g.emit("penalty_added", {"player": g.current, "total": g.penalty})
 
 
 @effect("a: player, b: player")
@@ -254,9 +252,11 @@ def swap_hands(g: Game, a: int, b: int) -> None:
     if a == b:
         return
     g.hands[a], g.hands[b] = g.hands[b], g.hands[a]
-    _emit(g, "hands_swapped", {"player": a, "other": b})
+    if g.watching("hands_swapped"):
+        g.emit("hands_swapped", {"player": a, "other": b})
     for p in (a, b):
-        _emit(g, "hand_changed", {"player": p, "size": len(g.hands[p])})
+        if g.watching("hand_changed"):
+            g.emit("hand_changed", {"player": p, "size": len(g.hands[p])})
 
 
 @effect("giver: player, receiver: player, card: card")
@@ -266,9 +266,11 @@ def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
         return
     g.hands[giver].remove(card)
     g.hands[receiver].append(card)
-    _emit(g, "card_given", {"player": giver, "other": receiver, "card": card})
+    if g.watching("card_given"):
+        g.emit("card_given", {"player": giver, "other": receiver, "card": card})
     for p in (giver, receiver):
-        _emit(g, "hand_changed", {"player": p, "size": len(g.hands[p])})
+        if g.watching("hand_changed"):
+            g.emit("hand_changed", {"player": p, "size": len(g.hands[p])})
 
 
 @effect("source: zone, target: zone, count: int = 1, at: str = 'top'")
@@ -295,15 +297,16 @@ def _put(g: Game, moved: list[Card], source: list[Card], target: list[Card], at:
         g.emit("cards_moved", {"player": g.current, "source": g.zone_name(source),
                                "target": g.zone_name(target), "count": len(moved)})
     for p, h in enumerate(g.hands):
-        if moved and (h is source or h is target):
-            _emit(g, "hand_changed", {"player": p, "size": len(h)})
+        if moved and (h is source or h is target) and g.watching("hand_changed"):
+            g.emit("hand_changed", {"player": p, "size": len(h)})
 
 
 @effect("zone: zone = draw_pile")
 def shuffle(g: Game, zone: list[Card]) -> None:
     """Shuffle a pile with the game's seeded random generator."""
     g.shuffle(zone)
-    _emit(g, "shuffled", {"player": g.dealer, "zone": g.zone_name(zone)})
+    if g.watching("shuffled"):
+        g.emit("shuffled", {"player": g.dealer, "zone": g.zone_name(zone)})
 
 
 @effect("count: int")
@@ -315,7 +318,8 @@ def deal(g: Game, count: int) -> None:
     for i in range(n):  # card k goes to the (k mod n)-th player left of the dealer
         g.hands[(g.dealer + 1 + i) % n].extend(dealt[i::n])
     for p in range(g.n):
-        _emit(g, "dealt", {"player": p, "count": len(g.hands[p])})
+        if g.watching("dealt"):
+            g.emit("dealt", {"player": p, "count": len(g.hands[p])})
 
 
 @effect()
@@ -328,7 +332,8 @@ def turn_up(g: Game) -> None:
         g.previous_top = g.discard_pile[-1] if g.discard_pile else None
         g.discard_pile.append(card)
         g.current_color = card.color
-        _emit(g, "card_turned", {"player": g.dealer, "card": card})
+        if g.watching("card_turned"):
+            g.emit("card_turned", {"player": g.dealer, "card": card})
 
 
 @effect()
@@ -337,7 +342,8 @@ def flip(g: Game) -> None:
     g.turn_over(1 - g.side)
     top_card = g.discard_pile[-1] if g.discard_pile else None
     g.current_color = top_card.color if top_card else None
-    _emit(g, "flipped", {"player": g.current, "side": g.variant.sides[g.side].name})
+    if g.watching("flipped"):
+        g.emit("flipped", {"player": g.current, "side": g.variant.sides[g.side].name})
 
 
 @effect("card: card, by: player = player, effect: bool = true")
@@ -360,7 +366,8 @@ def apply(g: Game, card: Card | None, by: int) -> Any:
 def flag(g: Game, who: int, flag: str) -> None:
     """Mark `who` with `flag` until unflagged or the round ends."""
     g.flags[who].add(flag)
-    _emit(g, "flagged", {"player": who, "flag": flag})
+    if g.watching("flagged"):
+        g.emit("flagged", {"player": who, "flag": flag})
 
 
 @effect("who: player, flag: str")
@@ -384,7 +391,8 @@ def cut(g: Game, value: Pred) -> int:
         cut_cards = {p: g.draw_pile[-1 - i] for i, p in enumerate(contenders)}
         values = {p: _cut_value(value(c), c) for p, c in cut_cards.items()}
         for p, c in cut_cards.items():
-            _emit(g, "cut", {"player": p, "card": c})
+            if g.watching("cut"):
+                g.emit("cut", {"player": p, "card": c})
         best = max(values.values())
         contenders = [p for p in contenders if values[p] == best]
     g.shuffle(g.draw_pile)

@@ -36,6 +36,19 @@ class Compiler:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.temps = 0
+        # Closures that are a constant, or read one name from the environment:
+        # a primitive's call reads those directly instead of calling them.
+        self.simple: dict[Fn, tuple[str, Any]] = {}
+
+    def const(self, value: Any) -> Fn:
+        fn: Fn = lambda g, e: value
+        self.simple[fn] = ("const", value)
+        return fn
+
+    def read(self, name: str) -> Fn:
+        fn: Fn = lambda g, e: e[name]
+        self.simple[fn] = ("read", name)
+        return fn
 
     # -- programs ---------------------------------------------------------
     def program(self, node: ast.Node) -> Program:
@@ -67,7 +80,7 @@ class Compiler:
         """Compile a value; choices inside are lifted into `pre`."""
         match node:
             case ast.Literal(value=v):
-                return lambda g, e: v
+                return self.const(v)
             case ast.Name(id=name):
                 return self.name(name)
             case ast.Attr(obj=obj, name=name):
@@ -124,7 +137,7 @@ class Compiler:
         if builtin is not None and name not in self.ctx.env:
             getter: Fn = builtin.getter
             return getter
-        return lambda g, e: e[name]
+        return self.read(name)
 
     @staticmethod
     def attr(obj: Fn, name: str, type_: str) -> Fn:
@@ -210,7 +223,7 @@ class Compiler:
                 assert p.default is not None
                 args.append(self.default(p.default))
         impl = prim.impl
-        fn = _bind(impl, tuple(args))
+        fn = _bind(impl, [self.simple.get(a, ("fn", a)) for a in args])
         if prim.kind != "choice":
             return fn
         assert pre is not None, "the checker keeps choices out of lambdas"
@@ -222,16 +235,11 @@ class Compiler:
     def default(self, text: str) -> Fn:
         """A parameter default is a tiny expression: a literal or a built-in name."""
         if text.isdigit():
-            n = int(text)
-            return lambda g, e: n
+            return self.const(int(text))
         if text.startswith(("'", '"')):
-            s = text[1:-1]
-            return lambda g, e: s
-        if text == "none":
-            return lambda g, e: None
-        if text in ("true", "false"):
-            flag = text == "true"
-            return lambda g, e: flag
+            return self.const(text[1:-1])
+        if text in ("none", "true", "false"):
+            return self.const({"none": None, "true": True, "false": False}[text])
         return self.name(text)
 
 
@@ -264,18 +272,44 @@ def _operands(node: ast.Node, op: str) -> list[ast.Node]:
     return [node]
 
 
-def _bind(impl: Callable[..., Any], args: tuple[Fn, ...]) -> Fn:
-    """A closure that evaluates the arguments and calls the primitive."""
+def _bind(impl: Callable[..., Any], args: list[tuple[str, Any]]) -> Fn:
+    """A closure that evaluates the arguments and calls the primitive. Each argument
+    is ("const", value), ("read", name) or ("fn", closure); the common shapes read
+    constants and names directly (one call fewer per argument)."""
     match args:
-        case ():
+        case []:
             return lambda g, e: impl(g)
-        case (a,):
+        case [("const", x)]:
+            return lambda g, e: impl(g, x)
+        case [("read", k)]:
+            return lambda g, e: impl(g, e[k])
+        case [("fn", a), ("const", y)]:
+            return lambda g, e: impl(g, a(g, e), y)
+        case [("fn", a), ("read", k)]:
+            return lambda g, e: impl(g, a(g, e), e[k])
+        case [("read", k), ("read", m)]:
+            return lambda g, e: impl(g, e[k], e[m])
+        case [("read", k), ("fn", b)]:
+            return lambda g, e: impl(g, e[k], b(g, e))
+    fns = [_as_fn(arg) for arg in args]
+    match fns:
+        case [a]:
             return lambda g, e: impl(g, a(g, e))
-        case (a, b):
+        case [a, b]:
             return lambda g, e: impl(g, a(g, e), b(g, e))
-        case (a, b, c):
+        case [a, b, c]:
             return lambda g, e: impl(g, a(g, e), b(g, e), c(g, e))
-    return lambda g, e: impl(g, *[f(g, e) for f in args])
+    return lambda g, e: impl(g, *[f(g, e) for f in fns])
+
+
+def _as_fn(arg: tuple[str, Any]) -> Fn:
+    how, what = arg
+    if how == "const":
+        return lambda g, e: what
+    if how == "read":
+        return lambda g, e: e[what]
+    fn: Fn = what
+    return fn
 
 
 def compile_program(node: ast.Node, ctx: Context) -> Program:
