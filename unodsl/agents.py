@@ -19,21 +19,23 @@ class Agent(Protocol):
         ...
 
 
-def _generator(rng: random.Random | int) -> random.Random:
-    return rng if isinstance(rng, random.Random) else random.Random(rng)
+def _generator(rng: random.Random | int | None) -> random.Random | None:
+    return random.Random(rng) if isinstance(rng, int) else rng
 
 
 class RandomAgent:
-    """Uniform over the legal options; `rng` is a seed or a generator to share."""
+    """Uniform over the legal options. It draws from `rng` (a seed or a generator),
+    or by default from the game's own seeded generator: nothing to seed, and the
+    same game for the same seed all the same."""
 
     name = "random"
 
-    def __init__(self, rng: random.Random | int = 0) -> None:
+    def __init__(self, rng: random.Random | int | None = None) -> None:
         self.rng = _generator(rng)
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
-        return options[int(self.rng.random() * len(options))]
+        return options[int((self.rng or game.rng).random() * len(options))]
 
 
 class GreedyAgent:
@@ -42,8 +44,8 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, rng: random.Random | int = 0) -> None:
-        self.rng = _generator(rng)
+    def __init__(self, rng: random.Random | int | None = None) -> None:
+        self.rng = _generator(rng)  # unused: greedy is deterministic
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
@@ -64,14 +66,14 @@ class GreedyAgent:
         return True if True in options else options[0]
 
 
-AGENTS: dict[str, Callable[[random.Random], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, Callable[[random.Random | None], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
-def make_agents(names: list[str], players: int, seed: int) -> list[Agent]:
-    """One agent per seat, cycling through `names`. The table's bots share one
-    generator, seeded from the game seed but apart from the game's own, so that
-    the deal does not depend on the bots (and a game seeds it once, not per seat)."""
-    rng = random.Random(seed * 1_000 + 1)
+def make_agents(names: list[str], players: int, seed: int | None = None) -> list[Agent]:
+    """One agent per seat, cycling through `names`. By default the bots draw from
+    the game's generator; with `seed`, the table shares one of its own, seeded
+    from it. Either way the first deal is made before any bot is asked."""
+    rng = None if seed is None else random.Random(seed * 1_000 + 1)
     return [AGENTS[names[i % len(names)]](rng) for i in range(players)]
 
 

@@ -81,7 +81,7 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
     seats = _agents(agents)
     if not v.min_players <= n <= v.max_players:
         raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
-    bots = make_agents(seats, n, seed)
+    bots = make_agents(seats, n)
     names = [f"P{p + 1} ({bots[p].name})" for p in range(n)]
     on = [o.name for o in v.options if o.enabled]
     console.print(f"[bold]{v.name}[/] — {n} players, seed {seed}"

@@ -194,7 +194,7 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
     """Play game `index` of a batch into `tally`; a runaway round is counted and ends the game."""
     seed = game_seed(setup.seed, index)
     n = setup.players
-    bots = make_agents(list(setup.agents), n, seed)
+    bots = make_agents(list(setup.agents), n)
     recorder = _Recorder(tally)
     tally.games += 1
     try:

@@ -21,7 +21,7 @@ def bench(players: int, games: int, agents: str, rounds_only: bool) -> tuple[flo
     start = time.perf_counter()
     for seed in range(games):
         game = Game(variant, players, seed, max_turns=100_000)
-        bots = make_agents([agents], players, seed)
+        bots = make_agents([agents], players)
         if rounds_only:
             while game.round == 1 and game.decision is not None:
                 d = game.decision

@@ -37,7 +37,7 @@ MIRROR = Path(__file__).with_name("rlcard_mirror.yaml")
 
 def unodsl_round(variant: object, players: int, seed: int) -> int:
     game = Game(variant, players, seed, max_turns=100_000)  # type: ignore[arg-type]
-    game.autoplay(make_agents(["random"], players, seed), rounds=1)
+    game.autoplay(make_agents(["random"], players), rounds=1)
     return game.round_turns[0]
 
 

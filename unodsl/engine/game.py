@@ -183,7 +183,12 @@ class Game:
         env["player"] = player
         env["card"] = card
         if self._memo is not None:
-            if card.face_id not in self._matching_faces():
+            pile = self.discard_pile  # _matching_faces, its common case inline
+            if (pile[-1].face_id if pile else -1) == self._last_face and self.current_color == self._last_color:
+                faces = self._last_faces
+            else:
+                faces = self._matching_faces()
+            if card.face_id not in faces:
                 return False
         elif not self._match(self, env):
             return False
