@@ -79,14 +79,21 @@ def test_a_cut_by_a_non_number_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_bots_locked_in_a_cycle_end_in_a_runaway_round() -> None:
-    """Found by the invariant test: 8 greedy players in Flip repeat the same moves
-    forever once the piles are empty (each Wild Draw Colour is challenged, and the
-    loser draws it back). The turn guard ends the round, the same way every time."""
-    logs = []
-    for _ in range(2):
-        g = Game(load_variant(ROOT / "variants" / "flip.yaml"), 8, 2672, max_turns=3_000, record=True)
-        with pytest.raises(RunawayRound, match="round 2 passed 3,000 turns"):
-            play_game(g, make_agents(["greedy"], 8, 2672))
-        assert g.turns == 3_000 and not g.draw_pile
-        logs.append([event_line(*e) for e in g.events or ()])
-    assert logs[0] == logs[1]
+    """Found by the invariant test: 8 greedy players in Flip can repeat the same
+    moves forever once the piles are empty (each Wild Draw Colour is challenged,
+    and the loser draws it back). It happens in about 1 game in 70; the turn guard
+    ends such a round, the same way every time."""
+    flip = load_variant(ROOT / "variants" / "flip.yaml")
+
+    def runaway(seed: int) -> list[str] | None:
+        g = Game(flip, 8, seed, max_turns=3_000, record=True)
+        try:
+            play_game(g, make_agents(["greedy"], 8))
+        except RunawayRound as err:
+            assert f"round {g.round} passed 3,000 turns" in str(err)
+            assert g.turns == 3_000 and not g.draw_pile
+            return [event_line(*e) for e in g.events or ()]
+        return None
+
+    seed = next(s for s in range(200) if runaway(s) is not None)
+    assert runaway(seed) == runaway(seed)

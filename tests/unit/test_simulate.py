@@ -150,8 +150,8 @@ def test_compare_detects_a_lower_target_score(tmp_path: Path) -> None:
 
 
 def test_compare_detects_longer_rounds_with_an_option() -> None:
-    a = greedy(30, rounds_only=True, players=3)
-    b = greedy(30, rounds_only=True, players=3, options={"draw_until_playable": True})
+    a = greedy(100, rounds_only=True, players=3)
+    b = greedy(100, rounds_only=True, players=3, options={"draw_until_playable": True})
     assert b.label == "UNO Classic + draw_until_playable"
     found = {t.metric: t for t in compare(a, b).significant}
     assert found["turns per round (distribution)"].test == "Mann–Whitney U test"
