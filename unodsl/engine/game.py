@@ -90,14 +90,14 @@ class Game:
             self._watch = _ALL
         elif listen_to is not None:
             self._watch |= set(listen_to)
-        self._hooked = self._turn_hooks()
+        self._rewatch()
         self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
         self._legal_env: dict[str, Any] = {}
         self._match = variant.turn.match
         # A pure match depends on faces and the colour only: memoised for the variant.
-        self._memo: dict[tuple[int, str | None], frozenset[int]] | None = (
+        self._memo: dict[int, dict[str | None, frozenset[int]]] | None = (
             variant.cache.setdefault("matching", {}) if variant.turn.match_is_pure else None)
-        self._last_face: int | None = None  # the last lookup in _memo: (face, colour) -> faces
+        self._last_face: int | None = None  # the last lookup in _memo: top face, colour -> faces
         self._last_color: str | None = None
         self._last_faces: frozenset[int] = frozenset()
         self._must_play = variant.turn.must_play_if_able
@@ -177,11 +177,15 @@ class Game:
             self._watch = _ALL
         elif not isinstance(self._watch, _All):
             self._watch |= set(events)
-        self._hooked = self._turn_hooks()
+        self._rewatch()
 
-    def _turn_hooks(self) -> bool:
-        """Does anyone watch the events of every turn (then the turn takes its slow path)?"""
-        return any(name in self._watch for name in ("turn_start", "turn_end", "choice"))
+    def _rewatch(self) -> None:
+        """Flags for the hot paths: is anyone watching the events of every turn (then
+        the turn takes its slow path), of a card played, of a card drawn?"""
+        watch = self._watch
+        self._hooked = any(name in watch for name in ("turn_start", "turn_end", "choice"))
+        self._loud_play = "card_played" in watch or "hand_changed" in watch
+        self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
 
     def legal(self, player: int, card: Card) -> bool:
         """Could `player` play `card` now (the variant's match and legal_if)?"""
@@ -216,7 +220,10 @@ class Game:
             return self._last_faces
         memo = self._memo
         assert memo is not None
-        faces = memo.get((face, color))
+        by_color = memo.get(face)  # two plain lookups: no key tuple to build and hash
+        if by_color is None:
+            by_color = memo[face] = {}
+        faces = by_color.get(color)
         if faces is None:
             env: dict[str, Any] = {"player": self.current}
             matching = set()
@@ -224,7 +231,7 @@ class Game:
                 env["card"] = card
                 if self._match(self, env):
                     matching.add(card.face_id)
-            faces = memo[face, color] = frozenset(matching)
+            faces = by_color[color] = frozenset(matching)
         self._last_face, self._last_color, self._last_faces = face, color, faces
         return faces
 
@@ -717,11 +724,11 @@ class Game:
         pile.append(card)
         if card.color is not None:
             self.current_color = card.color
-        watch = self._watch
-        if "card_played" in watch:
-            self.emit("card_played", {"player": p, "card": card})
-        if "hand_changed" in watch:
-            self.emit("hand_changed", {"player": p, "size": len(hand)})
+        if self._loud_play:
+            if "card_played" in self._watch:
+                self.emit("card_played", {"player": p, "card": card})
+            if "hand_changed" in self._watch:
+                self.emit("hand_changed", {"player": p, "size": len(hand)})
         rest = self._drain_now() if self._queue else None
         if not (effect and card.on_play):
             return rest
@@ -745,9 +752,9 @@ class Game:
             card = pile.pop()
             hand.append(card)
             got.append(card)
-            if "card_drawn" in self._watch:
+            if self._loud_draw and "card_drawn" in self._watch:
                 self.emit("card_drawn", {"player": p, "card": card})
-        if got and "hand_changed" in self._watch:
+        if got and self._loud_draw and "hand_changed" in self._watch:
             self.emit("hand_changed", {"player": p, "size": len(hand)})
         return got
 
