@@ -80,9 +80,8 @@ class Game:
         self.round_turns: list[int] = []
         self.events: list[tuple[str, dict[str, Any]]] | None = [] if record else None
         self.listeners: list[Listener] = list(listeners)
-        self._subs: dict[str, tuple[Rule, ...]] = {}
-        for rule in variant.rules:
-            self._subs[rule.event] = (*self._subs.get(rule.event, ()), rule)
+        subs = variant.cache.get("rules_by_event")
+        self._subs: dict[str, tuple[Rule, ...]] = _rules_by_event(variant) if subs is None else subs
         # Events are only built when someone listens: rules, listeners (all events, or
         # just `listen_to`), or a recorded log.
         self._watch: set[str] | _All = set(self._subs)
@@ -183,14 +182,18 @@ class Game:
         """Flags for the hot paths: is anyone watching the events of every turn (then
         the turn takes its slow path), of a card played, of a card drawn?"""
         watch = self._watch
-        self._hooked = any(name in watch for name in ("turn_start", "turn_end", "choice"))
+        self._hooked = "turn_start" in watch or "turn_end" in watch or "choice" in watch
         self._loud_play = "card_played" in watch or "hand_changed" in watch
         self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
 
     def legal(self, player: int, card: Card) -> bool:
         """Could `player` play `card` now (the variant's match and legal_if)?"""
-        env = self._legal_env
-        env["player"] = player
+        return self.playable(card, player)
+
+    def playable(self, card: Card, by: int) -> bool:
+        """True if `by` could legally play `card` now."""
+        env = self._legal_env  # (this is also the language's `playable`: one call fewer)
+        env["player"] = by
         env["card"] = card
         if self._memo is not None:
             pile = self.discard_pile  # _matching_faces, its common case inline
@@ -661,8 +664,8 @@ class Game:
             if allowed is None or allowed(self, {"player": p}):
                 options.append(DRAW)
             return tuple(options) if options else (PASS,)
-        answer, legal = self.penalty_answer, self.legal
-        options = [plays[c.id] for c in hand if answer is not None and answer(c) and legal(p, c)]
+        answer, playable = self.penalty_answer, self.playable
+        options = [plays[c.id] for c in hand if answer is not None and answer(c) and playable(c, p)]
         options.append(DRAW)
         return tuple(options)
 
@@ -682,13 +685,13 @@ class Game:
                 if not got:
                     break
                 drawn += got
-                if self.legal(p, got[0]):
+                if self.playable(got[0], p):
                     break
         else:
             drawn = self.draw(p, rule.count)
         if self._queue or rule.then == "may_play":
             return self._after_draw(p, drawn)
-        if drawn and rule.then == "must_play" and self.legal(p, drawn[-1]):
+        if drawn and rule.then == "must_play" and self.playable(drawn[-1], p):
             return self._play_now(p, drawn[-1], True)
         return None
 
@@ -700,7 +703,7 @@ class Game:
         if not drawn or rule.then == "keep":
             return
         card = drawn[-1]
-        if card not in self.hands[p] or not self.legal(p, card):
+        if card not in self.hands[p] or not self.playable(card, p):
             return
         offer = _decision((p, "drawn", (self._plays[card.id], KEEP), "", None))
         if rule.then == "may_play" and (yield from self.decide(offer)) is KEEP:
@@ -811,6 +814,15 @@ class Game:
             self.winner = self.scores.index(best)
             if "game_end" in self._watch:
                 self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
+
+
+def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
+    """The variant's rules by the event they wait for (kept in its cache)."""
+    subs: dict[str, tuple[Rule, ...]] = {}
+    for rule in variant.rules:
+        subs[rule.event] = (*subs.get(rule.event, ()), rule)
+    variant.cache["rules_by_event"] = subs
+    return subs
 
 
 def _illegal(d: Decision, choice: Any) -> IllegalAction:

@@ -182,10 +182,7 @@ def flagged(g: Game, who: int, flag: str) -> bool:
     return flag in g.flags[who]
 
 
-@query("card: card, by: player = player", returns="bool")
-def playable(g: Game, card: Card, by: int) -> bool:
-    """True if `by` could legally play `card` now."""
-    return g.legal(by, card)
+playable = query("card: card, by: player = player", returns="bool")(Game.playable)
 
 
 # -- effects -------------------------------------------------------------------

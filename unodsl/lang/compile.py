@@ -112,7 +112,7 @@ class Compiler:
             case ast.Call():
                 return self.call(node, pre)
             case ast.Lambda(param=param, body=body):
-                return self.lambda_(param, self.expr(body, None))
+                return self.lambda_(param, body)
         raise TypeError(f"cannot compile {node!r}")  # pragma: no cover
 
     def is_bound(self, name: str) -> bool:
@@ -201,8 +201,20 @@ class Compiler:
             return fn(x, y)
         return arith
 
-    @staticmethod
-    def lambda_(param: str, body: Fn) -> Fn:
+    def lambda_(self, param: str, node: ast.Node) -> Fn:
+        """`x -> body` gives, per evaluation, a callable of one value; a body that is
+        the `and` of two tests is evaluated in it directly (one call fewer per item)."""
+        if isinstance(node, ast.Binary) and node.op == "and" and len(_operands(node, "and")) == 2:
+            a, b = self.expr(node.left, None), self.expr(node.right, None)
+
+            def make_and(g: Any, e: dict[str, Any]) -> Callable[[Any], Any]:
+                def call(x: Any) -> Any:
+                    e[param] = x
+                    return a(g, e) and b(g, e)
+                return call
+            return make_and
+        body = self.expr(node, None)
+
         def make(g: Any, e: dict[str, Any]) -> Callable[[Any], Any]:
             def call(x: Any) -> Any:
                 e[param] = x
