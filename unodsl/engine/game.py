@@ -648,8 +648,17 @@ class Game:
         if not self.penalty:
             env = self._legal_env
             env["player"] = p
-            if self._memo is not None:
-                faces = self._matching_faces()
+            memo = self._memo
+            if memo is not None:
+                pile = self.discard_pile  # _matching_faces, its common case inline
+                face = pile[-1].face_id if pile else -1
+                color = self.current_color
+                by_color = memo.get(face)
+                faces = None if by_color is None else by_color.get(color)
+                if faces is None:
+                    faces = self._matching_faces()
+                else:
+                    self._last_face, self._last_color, self._last_faces = face, color, faces
                 options: list[Any] = [plays[c.id] for c in hand if c.face_id in faces
                                       and (c.legal_if is None or self._allowed(c, env))]
             else:
