@@ -100,6 +100,7 @@ class Game:
         self._last_color: str | None = None
         self._last_faces: frozenset[int] = frozenset()
         self._must_play = variant.turn.must_play_if_able
+        self._draw_rule = variant.turn.draw
         self._agents: Sequence[Chooser] | None = None  # attached by autoplay
         self._agent_error: Exception | None = None
         self._stop_after: int | None = None  # autoplay detaches after this many rounds
@@ -207,11 +208,6 @@ class Game:
             return False
         test = card.legal_if
         return test is None or bool(test(self, env))
-
-    def _allowed(self, card: Card, env: dict[str, Any]) -> bool:
-        """The card's own legal_if, with `card` bound."""
-        env["card"] = card
-        return bool(card.legal_if(self, env))  # type: ignore[misc]
 
     def _matching_faces(self) -> frozenset[int]:
         """The faces that match the top card and colour now, computed once per
@@ -659,8 +655,15 @@ class Game:
                     faces = self._matching_faces()
                 else:
                     self._last_face, self._last_color, self._last_faces = face, color, faces
-                options: list[Any] = [plays[c.id] for c in hand if c.face_id in faces
-                                      and (c.legal_if is None or self._allowed(c, env))]
+                options: list[Any] = []  # a loop, not a comprehension: hands are short
+                for c in hand:
+                    if c.face_id in faces:
+                        test = c.legal_if
+                        if test is not None:
+                            env["card"] = c
+                            if not test(self, env):
+                                continue
+                        options.append(plays[c.id])
             else:
                 options = []
                 for c in hand:
@@ -669,7 +672,7 @@ class Game:
                         options.append(plays[c.id])
             if options and self._must_play:
                 return tuple(options)
-            allowed = self.variant.turn.draw.allowed_if
+            allowed = self._draw_rule.allowed_if
             if allowed is None or allowed(self, {"player": p}):
                 options.append(DRAW)
             return tuple(options) if options else (PASS,)
@@ -686,7 +689,7 @@ class Game:
             if "penalty_taken" in self._watch:
                 self.emit("penalty_taken", {"player": p, "count": count})
             return None
-        rule = self.variant.turn.draw
+        rule = self._draw_rule
         if rule.until_playable:
             drawn: list[Card] = []
             while len(drawn) < rule.max:
