@@ -11,6 +11,7 @@ import random
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from functools import partial
+from operator import attrgetter
 from types import GeneratorType
 from typing import Any, Protocol
 
@@ -810,7 +811,7 @@ class Game:
         w = self.round_winner
         assert w is not None
         scoring = self.variant.scoring
-        held = [sum(c.points for c in hand) for hand in self.hands]
+        held = [sum(map(_points, hand)) for hand in self.hands]
         if scoring.round == "winner_scores_others":
             gained = [0] * self.n
             gained[w] = sum(held) - held[w]
@@ -826,6 +827,9 @@ class Game:
             self.winner = self.scores.index(best)
             if "game_end" in self._watch:
                 self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
+
+
+_points = attrgetter("points")
 
 
 def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
