@@ -23,10 +23,8 @@ def bench(players: int, games: int, agents: str, rounds_only: bool) -> tuple[flo
         game = Game(variant, players, seed, max_turns=100_000)
         bots = make_agents([agents], players)
         if rounds_only:
-            while game.round == 1 and game.decision is not None:
-                d = game.decision
-                game.apply(bots[d.player].choose(game, d))
-            turns += game.round_turns[0] if game.round_turns else game.turns
+            game.autoplay(bots, rounds=1)
+            turns += game.round_turns[0]
         else:
             play_game(game, bots)
             turns += sum(game.round_turns)

@@ -363,8 +363,9 @@ class Game:
     def perform(self, program: Program, env: dict[str, Any], start: int = 0) -> Flow | None:
         """Run `program` from step `start` until it ends (None) or must wait for a
         player (the generator that finishes it). Rules queued by a step run after it."""
-        for i in range(start, len(program)):
-            step = program[i]
+        i = start - 1
+        for step in program[start:] if start else program:
+            i += 1  # this step's index (cheaper than range and indexing)
             op = step[0]
             if op == DO:
                 result = step[1](self, env)
