@@ -152,6 +152,14 @@ class Game:
             self._agents = None
             self._stop_after = None
 
+    def _now(self, d: Decision) -> Any:
+        """The answer to `d` without waiting: its only option (taken without asking),
+        or an attached agent's; _ASK if the flow must yield it."""
+        options = d.options
+        if len(options) == 1:
+            return options[0]
+        return self._answer(d) if self._agents is not None else _ASK
+
     def _answer(self, d: Decision) -> Any:
         """The attached agent's answer to `d`; _ASK if it failed or chose illegally
         (it is then detached, and the flow yields `d` for autoplay to report)."""
@@ -198,12 +206,7 @@ class Game:
         env["player"] = by
         env["card"] = card
         if self._memo is not None:
-            pile = self.discard_pile  # _matching_faces, its common case inline
-            if (pile[-1].face_id if pile else -1) == self._last_face and self.current_color == self._last_color:
-                faces = self._last_faces
-            else:
-                faces = self._matching_faces()
-            if card.face_id not in faces:
+            if card.face_id not in self._matching_faces():
                 return False
         elif not self._match(self, env):
             return False
@@ -376,15 +379,12 @@ class Game:
             elif op == CHOOSE:
                 asked = step[2](self, env)
                 if type(asked) is Decision:
-                    if "choice" in self._watch or self._queue:
+                    # decide() drains the queue and tells watchers of the choice first
+                    quiet = not self._queue and "choice" not in self._watch
+                    answer = self._now(asked) if quiet else _ASK
+                    if answer is _ASK:
                         return self._resume(self._choose(step[1], asked, env), program, env, i + 1)
-                    if len(asked.options) == 1:
-                        asked = asked.options[0]  # a single option is taken without asking
-                    else:
-                        answer = self._answer(asked) if self._agents is not None else _ASK
-                        if answer is _ASK:
-                            return self._resume(self._choose(step[1], asked, env), program, env, i + 1)
-                        asked = answer
+                    asked = answer
                 env[step[1]] = asked
             elif op == IF:
                 body = step[2] if step[1](self, env) else step[3]
@@ -493,13 +493,9 @@ class Game:
         """Ask a player (a single legal option is taken without asking)."""
         if self._queue:
             yield from self._drain()
-        options = decision.options
-        if len(options) == 1:
-            choice = options[0]
-        else:
-            choice = self._answer(decision) if self._agents is not None else _ASK
-            if choice is _ASK:
-                choice = yield decision
+        choice = self._now(decision)
+        if choice is _ASK:
+            choice = yield decision
         if "choice" in self._watch:
             self.emit("choice", {"player": decision.player, "kind": decision.kind,
                                  "value": choice, "prompt": decision.prompt})
