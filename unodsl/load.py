@@ -241,6 +241,7 @@ class _Builder:
         if deck_ok:
             self.deck_checks(d, sides, side_keys)
             self.unused_kinds(d, sides)
+        self.option_patches(d.get("options") or {})
         players = d["players"]
         if players["min"] > players["max"]:
             self.error(("players", "min"), f"players: min ({players['min']}) is more than max ({players['max']})",
@@ -338,6 +339,21 @@ class _Builder:
             self.diags.append(Diagnostic(
                 first, f"flag {name!r} is never set (no flag(…, {name!r}) anywhere){more}",
                 did_you_mean(name, set_here) or 'set it with flag(player, "name")', "warning"))
+
+    def option_patches(self, options: dict[str, Any]) -> None:
+        """An option's patch changes this file's sections; it cannot extend or declare."""
+        for name, raw in options.items():
+            patch = raw.get("set") if isinstance(raw, dict) else None
+            if not isinstance(patch, dict):
+                continue
+            if "extends" in patch:
+                self.error(("options", name, "set", "extends"), "an option cannot extend a variant: "
+                           "`extends` is resolved for the whole file before any option applies",
+                           "put `extends:` at the top of the file, or make the house rule a file of its own",
+                           on_key=True)
+            if "options" in patch:
+                self.error(("options", name, "set", "options"), "an option cannot declare options",
+                           "declare every option under the top-level `options:`", on_key=True)
 
     def _flags_set_by_options(self) -> set[str]:
         """Flags an option's patch sets, so that a flag an option sets is not reported unset."""
