@@ -75,7 +75,8 @@ def plot(results: Sequence[dict[str, Any]], directory: str | Path,
             ax.bar(xs, rates, width, yerr=errs, capsize=3, color=color, alpha=0.85, label=label)
             ymax = max([ymax, *(r["ci95"][1] for r in rows if r["ci95"])])
         rows = results[0]["wins"][key]
-        ax.set_xticks(range(len(rows)), [r["label"] + (f"\n{r['agent']}" if "agent" in r else "") for r in rows])
+        # a seat's agent is shown when seats are fixed (null when they rotate)
+        ax.set_xticks(range(len(rows)), [r["label"] + (f"\n{r['agent']}" if r.get("agent") else "") for r in rows])
         ax.axhline(1 / results[0]["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
         ax.set_ylabel("win rate (95% CI)")
         ax.set_title(title)
@@ -104,4 +105,6 @@ def _label(f: dict[str, Any]) -> str:
 
 def _subtitle(f: dict[str, Any]) -> str:
     unit = "games" if f["mode"] == "games" else "rounds"
-    return f"{f['count']:,} {unit}, {f['players']} players ({', '.join(dict.fromkeys(f['agents']))}), seed {f['seed']}"
+    seats = "fixed seats" if f.get("seating") == "fixed" else "seats rotating"
+    return (f"{f['count']:,} {unit}, {f['players']} players ({', '.join(dict.fromkeys(f['agents']))}; {seats}), "
+            f"seed {f['seed']}")

@@ -6,7 +6,9 @@ Every figure is kept as an integer counter or a histogram of integers
 memory does not grow with the number of games, tallies from several worker
 processes merge exactly, and the figures are the same for any number of
 workers. Game `i` of a run with master seed `s` is played with the seed
-`game_seed(s, i)`, a SHA-256 of both, stable across Python runs and machines.
+`game_seed(s, i)`, a SHA-256 of both, stable across Python runs and machines,
+and with the agents seated as `seating(agents, players, i)` says: the table
+turns one seat per game, so every agent holds every seat equally often.
 
     sim = simulate("house.yaml", 1_000, players=4, agents=["greedy", "random"], seed=1)
     print(sim.figures()["turns_per_round"]["median"])
@@ -69,6 +71,32 @@ def game_seed(master: int, index: int) -> int:
 
 
 # --------------------------------------------------------------------------
+# Seating
+
+
+def table(agents: Sequence[str], players: int, *, fixed_seats: bool = False) -> tuple[str, ...]:
+    """The agents around the table, seat by seat as game 0 seats them: `agents`
+    cycled to fill it. With rotating seats, the alphabetically smallest rotation
+    of that: any two lists that fill the table alike up to a rotation
+    (`greedy,random` and `random,greedy` at 4 players) then play the very same games."""
+    filled = tuple(agents[p % len(agents)] for p in range(players))
+    if fixed_seats:
+        return filled
+    return min(filled[k:] + filled[:k] for k in range(players))
+
+
+def seating(agents: Sequence[str], players: int, index: int, *, fixed_seats: bool = False) -> list[str]:
+    """The agent of each seat in game `index`: seat p holds `table(...)[(p + index) % players]`
+    (or `table(...)[p]` with fixed seats). The table keeps who sits next to whom and
+    only turns, so over any `players` consecutive games every seat is held once by
+    each place at the table: an agent with m of the n places holds every seat in
+    m games out of n, its fair share m/n, even when `len(agents)` does not divide n."""
+    seats = table(agents, players, fixed_seats=fixed_seats)
+    turn = 0 if fixed_seats else index % players
+    return list(seats[turn:] + seats[:turn])
+
+
+# --------------------------------------------------------------------------
 # The tally: everything counted, nothing kept per game
 
 
@@ -85,6 +113,8 @@ class Tally:
     game_wins_from_dealer: list[int] = field(default_factory=list)  # by seat after round 1's dealer
     round_wins: list[int] = field(default_factory=list)            # by seat
     round_wins_from_dealer: list[int] = field(default_factory=list)  # by seat after the round's dealer
+    agent_game_wins: Counter[str] = field(default_factory=Counter)   # by the winning seat's agent in that game
+    agent_round_wins: Counter[str] = field(default_factory=Counter)  # by the winning seat's agent in that round
     rounds_per_game: Counter[int] = field(default_factory=Counter)
     turns_per_round: Counter[int] = field(default_factory=Counter)
     points_per_round: Counter[int] = field(default_factory=Counter)
@@ -113,18 +143,19 @@ class Tally:
             mine, theirs = getattr(self, name), getattr(other, name)
             for i, count in enumerate(theirs):
                 mine[i] += count
-        for name in ("rounds_per_game", "turns_per_round", "points_per_round", "reshuffles_per_round",
-                     "plays", "plays_sq"):
+        for name in ("agent_game_wins", "agent_round_wins", "rounds_per_game", "turns_per_round",
+                     "points_per_round", "reshuffles_per_round", "plays", "plays_sq"):
             getattr(self, name).update(getattr(other, name))
 
 
 class _Recorder:
     """The listener that feeds a tally from one game's events."""
 
-    __slots__ = ("dealer", "first_dealer", "kinds", "n", "reshuffles", "tally", "turns_done")
+    __slots__ = ("dealer", "first_dealer", "kinds", "n", "reshuffles", "seats", "tally", "turns_done")
 
-    def __init__(self, tally: Tally) -> None:
+    def __init__(self, tally: Tally, seats: list[str]) -> None:
         self.tally = tally
+        self.seats = seats  # the agent of each seat in this game
         self.n = tally.players
         self.first_dealer: int | None = None
         self.dealer = 0
@@ -149,6 +180,7 @@ class _Recorder:
             t = self.tally
             winner = data["player"]
             t.round_wins[winner] += 1
+            t.agent_round_wins[self.seats[winner]] += 1
             t.round_wins_from_dealer[(winner - self.dealer) % self.n] += 1
             t.turns_per_round[game.turns] += 1
             t.points_per_round[sum(data["points"])] += 1
@@ -178,6 +210,12 @@ class Setup:
     seed: int
     max_turns: int = 5_000
     rounds_only: bool = False
+    fixed_seats: bool = False             # keep every agent in its seat instead of turning the table
+
+    @property
+    def table(self) -> tuple[str, ...]:
+        """The agents around the table, as game 0 seats them."""
+        return table(self.agents, self.players, fixed_seats=self.fixed_seats)
 
 
 _LOADED: dict[tuple[str, tuple[tuple[str, bool], ...]], Variant] = {}
@@ -194,8 +232,9 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
     """Play game `index` of a batch into `tally`; a runaway round is counted and ends the game."""
     seed = game_seed(setup.seed, index)
     n = setup.players
-    bots = make_agents(list(setup.agents), n)
-    recorder = _Recorder(tally)
+    seats = seating(setup.agents, n, index, fixed_seats=setup.fixed_seats)
+    bots = make_agents(seats, n)
+    recorder = _Recorder(tally, seats)
     tally.games += 1
     try:
         game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=[recorder],
@@ -215,6 +254,7 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
     assert winner is not None and recorder.first_dealer is not None
     tally.completed += 1
     tally.game_wins[winner] += 1
+    tally.agent_game_wins[seats[winner]] += 1
     tally.game_wins_from_dealer[(winner - recorder.first_dealer) % n] += 1
     tally.rounds_per_game[game.round] += 1
 
@@ -297,8 +337,13 @@ class Simulation:
 
     @property
     def seat_agents(self) -> list[str]:
-        names = self.setup.agents
-        return [names[i % len(names)] for i in range(self.setup.players)]
+        """The agents around the table, as game 0 seats them (every game, with fixed seats)."""
+        return list(self.setup.table)
+
+    @property
+    def seating_mode(self) -> str:
+        """"rotating" (the table turns one seat per game) or "fixed"."""
+        return "fixed" if self.setup.fixed_seats else "rotating"
 
     def figures(self) -> dict[str, Any]:
         """Every figure, JSON-ready (`unodsl simulate --json` prints these)."""
@@ -313,8 +358,12 @@ def default_players(variant: Variant) -> int:
 def simulate(variant: str | Path | Variant, count: int, *, players: int | None = None,
              agents: Sequence[str] = ("greedy", "random"), seed: int = 0,
              options: Mapping[str, bool] | None = None, workers: int = 1, rounds_only: bool = False,
-             max_turns: int = 5_000, progress: Callable[[int], None] | None = None) -> Simulation:
+             max_turns: int = 5_000, fixed_seats: bool = False,
+             progress: Callable[[int], None] | None = None) -> Simulation:
     """Play `count` games (or single rounds, with `rounds_only`) of a variant with bots.
+
+    `agents` are cycled to fill the table, which turns one seat per game (see
+    `seating`) unless `fixed_seats`, which keeps seat p with `agents[p % len(agents)]`.
 
     `variant` is a path, a shipped variant's name or a loaded Variant (with more
     than one worker it is loaded again from its file, with the same options).
@@ -337,7 +386,7 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
         raise UnoDslError(f"unknown agent(s) {', '.join(unknown) or '(none given)'}; agents: {', '.join(AGENTS)}")
     if count < 1:
         raise UnoDslError("play at least one game")
-    setup = Setup(path, tuple(sorted(chosen.items())), n, tuple(agents), seed, max_turns, rounds_only)
+    setup = Setup(path, tuple(sorted(chosen.items())), n, tuple(agents), seed, max_turns, rounds_only, fixed_seats)
     workers = (os.cpu_count() or 1) if workers == 0 else workers
     workers = max(1, min(workers, count))
     tally = Tally(n)
@@ -395,11 +444,11 @@ def figures(sim: Simulation) -> dict[str, Any]:
     n = s.players
     rounds = t.rounds
     games_mode = not s.rounds_only
-    agents = sim.seat_agents
     out: dict[str, Any] = {
         "variant": {"name": sim.name, "file": s.variant, "options": list(sim.options_on)},
         "mode": "rounds" if s.rounds_only else "games",
-        "count": sim.count, "players": n, "agents": agents, "seed": s.seed, "max_turns": s.max_turns,
+        "count": sim.count, "players": n, "agents": sim.seat_agents, "seating": sim.seating_mode, "seed": s.seed,
+        "max_turns": s.max_turns,
         "games": {"started": t.games, "completed": t.completed if games_mode else None,
                   "abandoned": t.runaway if games_mode else None},
         "rounds": {"completed": rounds, "runaway": proportion(t.runaway, rounds + t.runaway)},
@@ -409,28 +458,7 @@ def figures(sim: Simulation) -> dict[str, Any]:
         "reshuffles_per_round": describe(t.reshuffles_per_round),
         "rounds_with_reshuffle": proportion(rounds - t.reshuffles_per_round.get(0, 0), rounds),
     }
-    wins: dict[str, Any] = {}
-    if games_mode:
-        wins["game_by_seat"] = [{"seat": p, "label": f"P{p + 1}", "agent": agents[p],
-                                 **proportion(t.game_wins[p], t.completed)} for p in range(n)]
-        wins["game_by_seat_from_first_dealer"] = [
-            {"offset": k, "label": seat_label(k), **proportion(t.game_wins_from_dealer[k], t.completed)}
-            for k in range(n)]
-    wins["round_by_seat"] = [{"seat": p, "label": f"P{p + 1}", "agent": agents[p],
-                              **proportion(t.round_wins[p], rounds)} for p in range(n)]
-    wins["round_by_seat_from_dealer"] = [
-        {"offset": k, "label": seat_label(k), **proportion(t.round_wins_from_dealer[k], rounds)}
-        for k in range(n)]
-    by_agent = []
-    for name in dict.fromkeys(agents):
-        seats = [p for p in range(n) if agents[p] == name]
-        row: dict[str, Any] = {"agent": name, "seats": len(seats), "fair_share": _r(len(seats) / n)}
-        if games_mode:
-            row["games"] = proportion(sum(t.game_wins[p] for p in seats), t.completed)
-        row["rounds"] = proportion(sum(t.round_wins[p] for p in seats), rounds)
-        by_agent.append(row)
-    wins["by_agent"] = by_agent
-    out["wins"] = wins
+    out["wins"] = _wins(sim)
     total = sum(t.plays.values())
     kinds = {}
     for kind, count in sorted(t.plays.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -444,6 +472,43 @@ def figures(sim: Simulation) -> dict[str, Any]:
                      "per_second": round(sim.count / sim.elapsed, 1) if sim.elapsed else None,
                      "turns_per_second": round(t.turns_played / sim.elapsed) if sim.elapsed else None}
     return out
+
+
+def _wins(sim: Simulation) -> dict[str, Any]:
+    """Wins by seat (with its agent, when seats are fixed), from the dealer, and by agent."""
+    t, n = sim.tally, sim.setup.players
+    rounds = t.rounds
+    agents: list[str | None] = list(sim.seat_agents) if sim.setup.fixed_seats else [None] * n
+    wins: dict[str, Any] = {}
+    if not sim.setup.rounds_only:
+        wins["game_by_seat"] = [{"seat": p, "label": f"P{p + 1}", "agent": agents[p],
+                                 **proportion(t.game_wins[p], t.completed)} for p in range(n)]
+        wins["game_by_seat_from_first_dealer"] = [
+            {"offset": k, "label": seat_label(k), **proportion(t.game_wins_from_dealer[k], t.completed)}
+            for k in range(n)]
+    wins["round_by_seat"] = [{"seat": p, "label": f"P{p + 1}", "agent": agents[p],
+                              **proportion(t.round_wins[p], rounds)} for p in range(n)]
+    wins["round_by_seat_from_dealer"] = [
+        {"offset": k, "label": seat_label(k), **proportion(t.round_wins_from_dealer[k], rounds)}
+        for k in range(n)]
+    wins["by_agent"] = _by_agent(sim)
+    return wins
+
+
+def _by_agent(sim: Simulation) -> list[dict[str, Any]]:
+    """Each agent's wins, tallied from who sat where in each game. The table only
+    turns, so an agent holds the same number of seats in every game, and its fair
+    share (its average share of the seats) is that number over the players."""
+    t, n, names = sim.tally, sim.setup.players, sim.seat_agents
+    rows = []
+    for name in dict.fromkeys(names):
+        seats = names.count(name)
+        row: dict[str, Any] = {"agent": name, "seats": seats, "fair_share": _r(seats / n)}
+        if not sim.setup.rounds_only:
+            row["games"] = proportion(t.agent_game_wins[name], t.completed)
+        row["rounds"] = proportion(t.agent_round_wins[name], t.rounds)
+        rows.append(row)
+    return rows
 
 
 def _kind_moments(t: Tally, kind: str) -> tuple[float, float]:
@@ -549,16 +614,7 @@ def compare(a: Simulation, b: Simulation, alpha: float = ALPHA) -> Comparison:
     stat, df, p = chi_square(ta.round_wins_from_dealer, tb.round_wins_from_dealer)
     tests.append(TestResult("round wins by seat from the dealer", "chi-square test of homogeneity", None, None,
                             stat, _p(p), f"df={df}"))
-    agents_a, agents_b = a.seat_agents, b.seat_agents
-    if agents_a == agents_b and len(set(agents_a)) > 1:
-        for name in dict.fromkeys(agents_a):
-            seats = [p for p, x in enumerate(agents_a) if x == name]
-            wa, wb = (sum(ta.game_wins[p] for p in seats), sum(tb.game_wins[p] for p in seats)) if games_mode \
-                else (sum(ta.round_wins[p] for p in seats), sum(tb.round_wins[p] for p in seats))
-            na, nb = (ta.completed, tb.completed) if games_mode else (ta.rounds, tb.rounds)
-            z, p = two_proportions(wa, na, wb, nb)
-            tests.append(TestResult(f"{name} wins ({'games' if games_mode else 'rounds'})",
-                                    "two-proportion z-test", _div(wa, na), _div(wb, nb), z, _p(p), rate=True))
+    tests += _agent_tests(a, b, games_mode)
     for kind in sorted(set(ta.plays) | set(tb.plays)):
         ma, va = _kind_moments(ta, kind)
         mb, vb = _kind_moments(tb, kind)
@@ -567,6 +623,24 @@ def compare(a: Simulation, b: Simulation, alpha: float = ALPHA) -> Comparison:
                                 f"df={wdf:.0f}" if math.isfinite(wdf) else ""))
     holm(tests, alpha)
     return Comparison(a, b, tests, alpha)
+
+
+def _agent_tests(a: Simulation, b: Simulation, games_mode: bool) -> list[TestResult]:
+    """Each agent's win rate, when both runs seated the same agents the same way."""
+    names = a.seat_agents
+    if names != b.seat_agents or a.seating_mode != b.seating_mode or len(set(names)) < 2:
+        return []
+    ta, tb = a.tally, b.tally
+    wins_a, wins_b = (ta.agent_game_wins, tb.agent_game_wins) if games_mode else (ta.agent_round_wins,
+                                                                                  tb.agent_round_wins)
+    na, nb = (ta.completed, tb.completed) if games_mode else (ta.rounds, tb.rounds)
+    tests = []
+    for name in dict.fromkeys(names):
+        wa, wb = wins_a[name], wins_b[name]
+        z, p = two_proportions(wa, na, wb, nb)
+        tests.append(TestResult(f"{name} wins ({'games' if games_mode else 'rounds'})", "two-proportion z-test",
+                                _div(wa, na), _div(wb, nb), z, _p(p), rate=True))
+    return tests
 
 
 def _p(p: float) -> float | None:

@@ -54,7 +54,10 @@ class _Speed(ProgressColumn):
 @click.option("-p", "--players", type=click.IntRange(1, 100), help="Number of players (default: 4, "
               "or the nearest the variant allows).")
 @click.option("-a", "--agents", default="greedy,random", show_default=True,
-              help="Comma-separated agents, one per seat, repeated to fill the table: random, greedy.")
+              help="Comma-separated agents, repeated to fill the table: random, greedy. The table turns one "
+              "seat per game, so every agent holds every seat equally often (see --fixed-seats).")
+@click.option("--fixed-seats", is_flag=True, help="Keep the agents in the same seats in every game (P1 the "
+              "first agent, P2 the next, ...): the per-agent and per-seat figures then mix agent and seat.")
 @click.option("-s", "--seed", type=int, help="Master seed; game i plays with a seed derived from it and i "
               "(default: random, printed).")
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
@@ -64,21 +67,24 @@ class _Speed(ProgressColumn):
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="A round longer than this is a runaway: counted, and its game abandoned.")
 @click.option("--compare", "other", metavar="OTHER",
-              help="Also play OTHER (a variant) on the same seeds and test every difference.")
+              help="Also play OTHER (a variant) on the same seeds and seatings and test every difference.")
 @click.option("--compare-option", "other_option", multiple=True, metavar="NAME[=on|off]",
               help="Switch an option of the --compare variant on (or off); repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write PNG charts to DIR (needs matplotlib: pip install 'unodsl[plot]').")
 def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
-                 seed: int | None, option: tuple[str, ...], workers: int, max_turns: int, other: str | None,
-                 other_option: tuple[str, ...], as_json: bool, plot_dir: str | None) -> None:
+             fixed_seats: bool, seed: int | None, option: tuple[str, ...], workers: int, max_turns: int,
+             other: str | None, other_option: tuple[str, ...], as_json: bool, plot_dir: str | None) -> None:
     """Play many games of VARIANT with bots and report statistics.
 
     Win rates per seat (also counted from the dealer) and per agent, rounds per
     game, turns and points per round, reshuffles, card kinds played and runaway
-    rounds, with 95% confidence intervals. With --compare, both variants play
-    the same seeds and every difference is tested (Holm-corrected, α = 0.05).
+    rounds, with 95% confidence intervals. Game i turns the table by i seats
+    (unless --fixed-seats), so every agent holds every seat equally often and
+    seat and agent figures do not mix. With --compare, both variants play the
+    same seeds and seatings and every difference is tested (Holm-corrected,
+    α = 0.05).
     """
     from .cli import _agents, _options, _print_diagnostics
 
@@ -115,8 +121,8 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
                     continue
                 name = v.name + (f" ({label})" if vb is not None else "")
                 runs.append(lib.simulate(v, count, players=n, agents=seats, seed=seed, workers=workers,
-                                     rounds_only=rounds is not None, max_turns=max_turns,
-                                     progress=track(name, count)))
+                                         rounds_only=rounds is not None, max_turns=max_turns,
+                                         fixed_seats=fixed_seats, progress=track(name, count)))
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
@@ -187,6 +193,13 @@ def _median(d: dict[str, Any]) -> str:
     return _num(d["median"]) + (f" ({_num(lo)}–{_num(hi)})" if lo != hi else "")
 
 
+def _seats(f: dict[str, Any]) -> str:
+    """Who sits where: each seat's agent, or the table and how it turns."""
+    if f["seating"] == "fixed":
+        return ", ".join(f"P{p + 1} {a}" for p, a in enumerate(f["agents"])) + "; fixed seats"
+    return f"{', '.join(f['agents'])}; seats rotate each game"
+
+
 def _table(title: str, *columns: str) -> Table:
     table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
     for i, col in enumerate(columns):
@@ -200,7 +213,7 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
     tags = ["A", "B"] if len(runs) == 2 else [""]
     for tag, run, f in zip(tags, runs, figs, strict=True):
         games = f["mode"] == "games"
-        seats = ", ".join(f"P{p + 1} {a}" for p, a in enumerate(f["agents"]))
+        seats = _seats(f)
         opts = f", options: {', '.join(f['variant']['options'])}" if f["variant"]["options"] else ""
         lead = f"[bold]{tag}[/] = " if tag else ""
         console.print(f"{lead}[bold]{run.name}[/]{opts} — {f['count']:,} {f['mode']}, {f['players']} players "
@@ -236,15 +249,20 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
     games = all(f["mode"] == "games" for f in figs)
     heads = [f"{what} {tag}".strip() for tag in tags for what in (["game wins", "round wins"] if games
                                                                   else ["round wins"])]
-    table = _table("Wins by seat (95% CI)", "seat", *heads)
+    fixed = all(f["seating"] == "fixed" for f in figs)
+    seating = "fixed seats" if fixed else "seats rotating"
+    table = _table(f"Wins by seat (95% CI), {seating}", "seat", *heads)
     for p in range(figs[0]["players"]):
         cells = []
         for f in figs:
             if games:
                 cells.append(_pct(f["wins"]["game_by_seat"][p]))
             cells.append(_pct(f["wins"]["round_by_seat"][p]))
-        table.add_row(f"P{p + 1} {figs[0]['agents'][p]}", *cells)
+        table.add_row(f"P{p + 1}" + (f" {figs[0]['agents'][p]}" if fixed else ""), *cells)
     console.print(table)
+    mixed = len(set(figs[0]["agents"])) > 1
+    if fixed and mixed:
+        console.print("  [dim]fixed seats: a seat's wins include the strength of its agent[/]\n")
 
     heads = [f"{what} {tag}".strip() for tag in tags for what in
              (["games, from round 1's dealer", "rounds, from that round's dealer"] if games
@@ -259,10 +277,10 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
         table.add_row(figs[0]["wins"]["round_by_seat_from_dealer"][k]["label"], *cells)
     console.print(table)
 
-    if len(set(figs[0]["agents"])) > 1:
+    if mixed:
         heads = [f"{what} {tag}".strip() for tag in tags for what in (["games won", "rounds won"] if games
                                                                       else ["rounds won"])]
-        table = _table("Wins by agent (95% CI)", "agent", "seats", *heads)
+        table = _table(f"Wins by agent (95% CI), {seating}", "agent", "seats (fair share)", *heads)
         for i, agent in enumerate(figs[0]["wins"]["by_agent"]):
             cells = []
             for f in figs:
@@ -270,8 +288,11 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
                 if games:
                     cells.append(_pct(mine["games"]))
                 cells.append(_pct(mine["rounds"]))
-            table.add_row(agent["agent"], f"{agent['seats']} of {figs[0]['players']}", *cells)
+            table.add_row(agent["agent"], f"{agent['seats']} of {figs[0]['players']} "
+                                          f"({100 * agent['fair_share']:.1f}%)", *cells)
         console.print(table)
+        if fixed:
+            console.print("  [dim]fixed seats: an agent's wins include the advantage of the seats it holds[/]\n")
 
     kinds = list(dict.fromkeys(k for f in figs for k in f["cards_played"]["by_kind"]))
     heads = [f"{what} {tag}".strip() for tag in tags for what in ("share", "per round (95% CI)")]

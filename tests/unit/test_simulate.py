@@ -7,6 +7,7 @@ import json
 import math
 import pickle
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,13 @@ import pytest
 from click.testing import CliRunner
 
 from unodsl import plots
+from unodsl import simulate as simulate_module
+from unodsl.agents import make_agents
 from unodsl.cli import main
+from unodsl.engine.game import Game
+from unodsl.load import load_variant
 from unodsl.plots import PlotUnavailable
-from unodsl.simulate import Simulation, compare, game_seed, simulate
+from unodsl.simulate import Simulation, compare, game_seed, seating, simulate, table
 from unodsl.stats import betainc, chi2_sf, chi_square, mann_whitney, t_quantile, t_sf2, two_proportions, welch, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +85,7 @@ def test_memory_stays_flat_the_tally_is_counters_only() -> None:
 def test_figures_add_up() -> None:
     sim = simulate(CLASSIC, 10, players=3, agents=["greedy", "random"], seed=2)
     f = sim.figures()
-    assert f["agents"] == ["greedy", "random", "greedy"]
+    assert f["agents"] == ["greedy", "greedy", "random"] and f["seating"] == "rotating"
     rounds = f["rounds"]["completed"]
     assert rounds == sum(v * c for v, c in sim.tally.rounds_per_game.items())
     assert f["rounds_per_game"]["n"] == 10
@@ -158,6 +163,163 @@ def test_compare_detects_longer_rounds_with_an_option() -> None:
     assert "turns per round (mean)" in found
 
 
+# -- seating: the table turns one seat per game ---------------------------------------
+
+
+def seat_counts(seatings: list[list[str]]) -> Counter[tuple[int, str]]:
+    """How many games each (seat, agent) pair was seated."""
+    return Counter((p, name) for seats in seatings for p, name in enumerate(seats))
+
+
+@pytest.mark.parametrize(("agents", "players"), [
+    (["greedy", "random"], 4), (["greedy", "random"], 3), (["greedy", "random"], 5),
+    (["greedy", "greedy", "random"], 4), (["a", "b", "c"], 3), (["a", "b", "c"], 2), (["random"], 3)])
+def test_rotation_gives_every_agent_every_seat_equally_often(agents: list[str], players: int) -> None:
+    seats = table(agents, players)
+    assert sorted(seats) == sorted(agents[p % len(agents)] for p in range(players))  # the same table, turned
+    cycles = 3
+    games = [seating(agents, players, i) for i in range(cycles * players)]
+    assert all(sorted(g) == sorted(seats) for g in games)  # every game seats the same agents
+    # over a whole number of turns of the table, an agent with m of the n places holds every seat m times a turn
+    assert seat_counts(games) == Counter({(p, name): cycles * seats.count(name)
+                                          for p in range(players) for name in seats})
+    # fixed seats: the cycled list, in every game
+    assert all(seating(agents, players, i, fixed_seats=True) == [agents[p % len(agents)] for p in range(players)]
+               for i in range(5))
+
+
+def test_a_run_seats_the_agents_as_seating_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[list[str]] = []
+
+    def spy(names: list[str], players: int) -> Any:
+        seen.append(list(names))
+        return make_agents(names, players)
+
+    monkeypatch.setattr(simulate_module, "make_agents", spy)
+    simulate(CLASSIC, 6, players=3, agents=["greedy", "random"], seed=1)
+    assert seen == [seating(["greedy", "random"], 3, i) for i in range(6)]
+    assert seat_counts(seen) == Counter({(p, name): n for p in range(3) for name, n in (("greedy", 4), ("random", 2))})
+    seen.clear()
+    simulate(CLASSIC, 4, players=3, agents=["greedy", "random"], seed=1, fixed_seats=True)
+    assert seen == [["greedy", "random", "greedy"]] * 4
+
+
+def test_with_rotation_the_order_of_the_agents_does_not_matter() -> None:
+    # Lists that fill the table with the same cyclic order seat the same table (its smallest
+    # rotation) turned the same way in game i: the runs are the very same games, so an agent's
+    # figures are exactly equal. With fixed seats they are not: the seats differ, so do the games.
+    def by_agent(sim: Simulation) -> dict[str, Any]:
+        return {row["agent"]: row for row in sim.figures()["wins"]["by_agent"]}
+
+    for players, orders in ((2, [["greedy", "random"], ["random", "greedy"]]),
+                            (4, [["greedy", "random"], ["random", "greedy"]]),
+                            (3, [["greedy", "greedy", "random"], ["random", "greedy", "greedy"],
+                                 ["greedy", "random", "greedy"]])):
+        runs = [simulate(CLASSIC, 12, players=players, agents=agents, seed=3) for agents in orders]
+        assert all(by_agent(run) == by_agent(runs[0]) for run in runs)
+        assert all(run.tally == runs[0].tally for run in runs)
+        strong = by_agent(runs[0])["greedy"]
+        assert strong["games"]["rate"] > strong["fair_share"]  # greedy does beat random
+        fixed_runs = [simulate(CLASSIC, 12, players=players, agents=agents, seed=3, fixed_seats=True)
+                      for agents in orders]
+        assert any(by_agent(run) != by_agent(fixed_runs[0]) for run in fixed_runs)
+
+
+def test_rotation_gives_the_same_figures_for_one_and_two_workers() -> None:
+    kw: dict[str, Any] = {"players": 3, "agents": ["greedy", "random"], "seed": 5}
+    one, two = simulate(CLASSIC, 14, workers=1, **kw), simulate(CLASSIC, 14, workers=2, **kw)
+    assert one.tally == two.tally and fixed(one) == fixed(two)
+    assert sum(one.tally.agent_game_wins.values()) == one.tally.completed == 14
+    assert sum(one.tally.agent_round_wins.values()) == one.tally.rounds
+
+
+def replay(agents: list[str], players: int, count: int, seed: int,
+           seats_of: Callable[[int], list[str]]) -> dict[str, Any]:
+    """Play a run's games one by one, seating game i as `seats_of(i)`, and count the wins."""
+    variant = load_variant(CLASSIC)
+    wins: dict[str, Any] = {"game": [0] * players, "round": [0] * players,
+                            "agent_game": Counter(), "agent_round": Counter()}
+    for i in range(count):
+        seats = seats_of(i)
+
+        def on_round_end(game: Game, name: str, data: dict[str, Any], seats: list[str] = seats) -> None:
+            if name == "round_end":  # listeners hear every event the game builds
+                wins["round"][data["player"]] += 1
+                wins["agent_round"][seats[data["player"]]] += 1
+
+        game = Game(variant, players, game_seed(seed, i), listeners=[on_round_end], listen_to=("round_end",))
+        game.autoplay(make_agents(seats, players))
+        assert game.winner is not None
+        wins["game"][game.winner] += 1
+        wins["agent_game"][seats[game.winner]] += 1
+    return wins
+
+
+def test_fixed_seats_reproduce_the_old_figures() -> None:
+    # The old way, replayed game by game: seat p holds agents[p % len(agents)] in every game.
+    agents, players, count, seed = ["greedy", "random"], 3, 8, 4
+    old = replay(agents, players, count, seed, lambda i: [agents[p % len(agents)] for p in range(players)])
+    f = simulate(CLASSIC, count, players=players, agents=agents, seed=seed, fixed_seats=True).figures()
+    assert f["seating"] == "fixed" and f["agents"] == ["greedy", "random", "greedy"]
+    assert [r["count"] for r in f["wins"]["game_by_seat"]] == old["game"]
+    assert [r["count"] for r in f["wins"]["round_by_seat"]] == old["round"]
+    assert [r["agent"] for r in f["wins"]["game_by_seat"]] == ["greedy", "random", "greedy"]
+    rows = {row["agent"]: row for row in f["wins"]["by_agent"]}
+    assert rows["greedy"]["seats"] == 2 and rows["greedy"]["fair_share"] == pytest.approx(2 / 3, abs=1e-6)
+    assert rows["greedy"]["games"]["count"] == old["game"][0] + old["game"][2]  # the old per-agent sum over seats
+    assert rows["random"]["rounds"]["count"] == old["round"][1]
+
+
+def test_with_rotation_wins_by_agent_are_tallied_from_who_sat_where() -> None:
+    agents, players, count, seed = ["greedy", "random"], 3, 8, 4
+    turned = replay(agents, players, count, seed, lambda i: seating(agents, players, i))
+    f = simulate(CLASSIC, count, players=players, agents=agents, seed=seed).figures()
+    assert [r["count"] for r in f["wins"]["game_by_seat"]] == turned["game"]
+    assert [r["count"] for r in f["wins"]["round_by_seat"]] == turned["round"]
+    assert all(r["agent"] is None for r in f["wins"]["round_by_seat"])  # no seat has an agent of its own
+    rows = {row["agent"]: row for row in f["wins"]["by_agent"]}
+    assert Counter({name: row["games"]["count"] for name, row in rows.items()}) == turned["agent_game"]
+    assert Counter({name: row["rounds"]["count"] for name, row in rows.items()}) == turned["agent_round"]
+    assert rows["random"]["rounds"]["count"] > 0  # so that who won a round matters
+    assert rows["greedy"]["seats"] == 2 and rows["random"]["fair_share"] == pytest.approx(1 / 3, abs=1e-6)
+    # the same seeds seated otherwise: other games
+    fixed_run = simulate(CLASSIC, count, players=players, agents=agents, seed=seed, fixed_seats=True).figures()
+    assert fixed_run["wins"]["round_by_seat"] != f["wins"]["round_by_seat"]
+
+
+def test_compare_plays_the_same_seatings_and_tests_each_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[list[str]] = []
+
+    def spy(names: list[str], players: int) -> Any:
+        seen.append(list(names))
+        return make_agents(names, players)
+
+    monkeypatch.setattr(simulate_module, "make_agents", spy)
+    result = CliRunner().invoke(main, ["simulate", "classic", "-n", "5", "-p", "3", "-s", "2", "--json",
+                                       "--compare", "classic", "--compare-option", "draw_until_playable"])
+    assert result.exit_code == 0, result.output
+    assert seen[:5] == seen[5:] == [seating(["greedy", "random"], 3, i) for i in range(5)]
+    out = json.loads(result.output)
+    assert out["a"]["seating"] == out["b"]["seating"] == "rotating"
+    metrics = {t["metric"] for t in out["comparison"]["tests"]}
+    assert {"greedy wins (games)", "random wins (games)"} <= metrics
+
+
+def test_the_cli_fixed_seats_flag() -> None:
+    args = ["simulate", str(CLASSIC), "-n", "4", "-p", "3", "-s", "4"]
+    fixed_run = CliRunner().invoke(main, [*args, "--fixed-seats", "--json"])
+    assert fixed_run.exit_code == 0, fixed_run.output
+    f = json.loads(fixed_run.output)
+    del f["timing"]
+    expected = fixed(simulate(CLASSIC, 4, players=3, agents=["greedy", "random"], seed=4, fixed_seats=True))
+    assert f == json.loads(json.dumps(expected))
+    text = CliRunner().invoke(main, [*args, "--fixed-seats"]).output
+    assert "P1 greedy, P2 random, P3 greedy; fixed seats" in text and "Wins by seat (95% CI), fixed seats" in text
+    text = CliRunner().invoke(main, args).output
+    assert "greedy, greedy, random; seats rotate each game" in text
+    assert "Wins by agent (95% CI), seats rotating" in text and "2 of 3 (66.7%)" in text
+
+
 # -- the statistics against reference values (computed with scipy 1.17) -------------
 
 
@@ -199,7 +361,7 @@ def test_json_output_shape() -> None:
                                        "--json"])
     assert result.exit_code == 0, result.output
     f = json.loads(result.output)
-    assert {"variant", "mode", "count", "players", "agents", "seed", "max_turns", "games", "rounds",
+    assert {"variant", "mode", "count", "players", "agents", "seating", "seed", "max_turns", "games", "rounds",
             "rounds_per_game", "turns_per_round", "points_per_round", "reshuffles_per_round",
             "rounds_with_reshuffle", "wins", "cards_played", "timing"} <= set(f)
     assert f["mode"] == "games" and f["count"] == 3 and f["seed"] == 4 and f["games"]["completed"] == 3
