@@ -121,12 +121,7 @@ class Game:
             raise IllegalAction("the game is over; there is nothing to choose")
         if choice not in d.options or (d.kind == "ask" and type(choice) is not bool):
             raise _illegal(d, choice)
-        try:
-            self.decision = self._flow.send(choice)
-        except StopIteration:
-            self.decision = None
-        except RecursionError:
-            self._runaway_nesting()
+        self._step(choice)
 
     def autoplay(self, agents: Sequence[Chooser], rounds: int | None = None) -> None:
         """Let `agents` (one per seat) answer every decision until the game ends, or
