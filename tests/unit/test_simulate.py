@@ -188,7 +188,9 @@ def test_rotation_gives_every_agent_every_seat_equally_often(agents: list[str], 
                for i in range(5))
 
 
-def test_a_run_seats_the_agents_as_seating_says(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def seatings(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The seating of every game simulate plays, in order (make_agents spied on)."""
     seen: list[list[str]] = []
 
     def spy(names: list[str], players: int) -> Any:
@@ -196,12 +198,17 @@ def test_a_run_seats_the_agents_as_seating_says(monkeypatch: pytest.MonkeyPatch)
         return make_agents(names, players)
 
     monkeypatch.setattr(simulate_module, "make_agents", spy)
+    return seen
+
+
+def test_a_run_seats_the_agents_as_seating_says(seatings: list[list[str]]) -> None:
     simulate(CLASSIC, 6, players=3, agents=["greedy", "random"], seed=1)
-    assert seen == [seating(["greedy", "random"], 3, i) for i in range(6)]
-    assert seat_counts(seen) == Counter({(p, name): n for p in range(3) for name, n in (("greedy", 4), ("random", 2))})
-    seen.clear()
+    assert seatings == [seating(["greedy", "random"], 3, i) for i in range(6)]
+    shares = (("greedy", 4), ("random", 2))
+    assert seat_counts(seatings) == Counter({(p, name): n for p in range(3) for name, n in shares})
+    seatings.clear()
     simulate(CLASSIC, 4, players=3, agents=["greedy", "random"], seed=1, fixed_seats=True)
-    assert seen == [["greedy", "random", "greedy"]] * 4
+    assert seatings == [["greedy", "random", "greedy"]] * 4
 
 
 def test_with_rotation_the_order_of_the_agents_does_not_matter() -> None:
@@ -287,18 +294,11 @@ def test_with_rotation_wins_by_agent_are_tallied_from_who_sat_where() -> None:
     assert fixed_run["wins"]["round_by_seat"] != f["wins"]["round_by_seat"]
 
 
-def test_compare_plays_the_same_seatings_and_tests_each_agent(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[list[str]] = []
-
-    def spy(names: list[str], players: int) -> Any:
-        seen.append(list(names))
-        return make_agents(names, players)
-
-    monkeypatch.setattr(simulate_module, "make_agents", spy)
+def test_compare_plays_the_same_seatings_and_tests_each_agent(seatings: list[list[str]]) -> None:
     result = CliRunner().invoke(main, ["simulate", "classic", "-n", "5", "-p", "3", "-s", "2", "--json",
                                        "--compare", "classic", "--compare-option", "draw_until_playable"])
     assert result.exit_code == 0, result.output
-    assert seen[:5] == seen[5:] == [seating(["greedy", "random"], 3, i) for i in range(5)]
+    assert seatings[:5] == seatings[5:] == [seating(["greedy", "random"], 3, i) for i in range(5)]
     out = json.loads(result.output)
     assert out["a"]["seating"] == out["b"]["seating"] == "rotating"
     metrics = {t["metric"] for t in out["comparison"]["tests"]}
