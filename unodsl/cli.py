@@ -204,9 +204,11 @@ def list_cmd() -> None:
             click.echo(f"{name:<14} (invalid: run `unodsl validate {Path(resolve(name))}`)")
 
 
-from .simulate_cli import simulate  # noqa: E402  (last: simulate_cli uses this module's helpers)
+from .play_cli import play  # noqa: E402  (last: these commands use this module's helpers)
+from .simulate_cli import simulate  # noqa: E402
 
 main.add_command(simulate)
+main.add_command(play)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,134 @@
+"""The `unodsl play` command: a person plays a variant against bots in the terminal."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from .agents import make_agents
+from .engine.game import Chooser, Game
+from .errors import UnoDslError, VariantError
+from .human import HumanAgent, PlayNarrator, Quit
+from .load import load_variant
+from .log import write_log
+from .model import Variant
+from .simulate import default_players
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("variant")
+@click.option("--seat", type=click.IntRange(0), default=0, show_default=True,
+              help="Your seat, counted from 0: seat 0 is P1.")
+@click.option("-p", "--players", type=click.IntRange(1, 100), help="Number of players, you included "
+              "(default: 4, or the nearest the variant allows).")
+@click.option("-a", "--agents", default="greedy,random", show_default=True,
+              help="Comma-separated bots, repeated over the other seats: random, greedy.")
+@click.option("-s", "--seed", type=int, help="Random seed; the same seed and the same answers play the same "
+              "game (default: random, printed).")
+@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
+              help="Switch a variant option on (or off); repeatable.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the full event log to this file as JSON Lines (also when you quit).")
+def play(variant: str, seat: int, players: int | None, agents: str, seed: int | None,
+         option: tuple[str, ...], log_file: str | None) -> None:
+    """Play VARIANT yourself against bots, in the terminal.
+
+    The bots' play is told as it happens. When you have a decision to make you
+    see your hand, the top card, the colour to match, the other players' hand
+    sizes and the scores, and the legal options, numbered: answer with a number
+    or an option's text ("red 7", "draw", "yes"). '?' explains the decision,
+    'q' (or Ctrl-D, Ctrl-C) ends the game.
+    """
+    from .cli import EXIT_INVALID, _agents, _options, _print_diagnostics
+
+    console = Console(highlight=False)
+    try:
+        v = load_variant(variant, _options(option))
+    except VariantError as err:
+        _print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
+        sys.exit(EXIT_INVALID)
+    n = players or default_players(v)
+    if not v.min_players <= n <= v.max_players:
+        raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
+    if seat >= n:
+        more = f"; -p sets the number of players (up to {v.max_players})" if v.max_players > n else ""
+        raise click.UsageError(f"--seat {seat}: with {n} players the seats are 0–{n - 1} (seat 0 is P1){more}")
+    bot_names = _agents(agents)
+    seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
+
+    bots = make_agents(bot_names, n - 1)  # cycled over the other seats, in seat order
+    kinds = [*(b.name for b in bots[:seat]), HumanAgent.name, *(b.name for b in bots[seat:])]
+    names = [f"P{p + 1} (you)" if p == seat else f"P{p + 1} ({kind})" for p, kind in enumerate(kinds)]
+    human = HumanAgent(names, console.print, _reader(console))
+    table: list[Chooser] = [*bots[:seat], human, *bots[seat:]]
+    on = [o.name for o in v.options if o.enabled]
+    console.print(f"[bold]{escape(v.name)}[/] — {n} players, seed {seed}"
+                  + (f", options: {', '.join(on)}" if on else "")
+                  + f". You are [bold]P{seat + 1}[/]; answer by number or text, '?' for help, "
+                    "'q' to quit.")
+
+    narrator = PlayNarrator(names, console.print, seat, human)
+    game: Game | None = None
+    quit_reason: str | None = None
+    try:
+        game = Game(v, n, seed, record=log_file is not None, listeners=[narrator])
+        game.autoplay(table)
+    except Quit:
+        quit_reason = "You quit the game."
+    except KeyboardInterrupt:
+        quit_reason = "Interrupted: the game ends here."
+    except UnoDslError as err:
+        console.print(f"[red]error:[/] {escape(str(err))}")
+        sys.exit(EXIT_INVALID)
+    finally:
+        if log_file is not None and game is not None and game.events is not None:
+            _write(log_file, v, n, seed, kinds, on, game)
+    if game is None:  # interrupted while the first deal was made
+        console.print(f"\n[bold]{quit_reason}[/]")
+        return
+    if quit_reason is not None:
+        console.print(f"\n[bold]{quit_reason}[/] Round {game.round}, after {sum(game.round_turns) + game.turns} "
+                      "turns.")
+        _scores(console, v, game, names, "Scores so far")
+    else:
+        winner = game.winner
+        assert winner is not None
+        _scores(console, v, game, names, "Final scores")
+        console.print(f"[bold green]{escape(names[winner])} wins[/] after {game.round} round(s) "
+                      f"and {sum(game.round_turns)} turns." + (" [bold]You win![/]" if winner == seat else ""))
+    if log_file:
+        console.print(f"event log: {escape(log_file)}")
+
+
+def _reader(console: Console) -> Callable[[str], str]:
+    """Read a line after a (markup) prompt; piped input is echoed, so that the
+    transcript shows each answer."""
+    echo = not sys.stdin.isatty()
+
+    def read(prompt: str) -> str:
+        text = console.input(prompt)
+        if echo:
+            console.print(text, markup=False)
+        return text
+
+    return read
+
+
+def _scores(console: Console, v: Variant, game: Game, names: Sequence[str], title: str) -> None:
+    console.print(f"\n[bold]{title}[/]")
+    ranking = sorted(range(game.n), key=lambda p: game.scores[p], reverse=v.scoring.winner == "highest")
+    for place, p in enumerate(ranking, 1):
+        console.print(f"  {place}. {escape(names[p]):<16} {game.scores[p]:>5}")
+
+
+def _write(path: str, v: Variant, n: int, seed: int, kinds: list[str], on: list[str], game: Game) -> None:
+    """The log `unodsl run --log` writes (its header names the person's seat's agent "human")."""
+    assert game.events is not None
+    with open(path, "w", encoding="utf-8") as out:
+        header = {"variant": v.name, "file": v.file, "players": n, "seed": seed, "agents": kinds, "options": on}
+        write_log(out, header, game.events)
