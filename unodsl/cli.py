@@ -17,7 +17,7 @@ from .engine.game import Game
 from .errors import Diagnostic, UnoDslError, VariantError
 from .lang.check import did_you_mean
 from .load import load_variant, resolve, shipped_names, validate_file
-from .log import write_log
+from .log import EventLog, log_header, write_log
 from .reference import entry, markdown
 from .schema import overlay_schema, schema
 
@@ -87,19 +87,19 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
     console.print(f"[bold]{v.name}[/] — {n} players, seed {seed}"
                   + (f", options: {', '.join(on)}" if on else ""))
     narrator = Narrator(names, console.print, verbose)
+    events = EventLog()
     game: Game | None = None
     try:
-        game = Game(v, n, seed, max_turns=max_turns, record=log_file is not None, listeners=[narrator])
+        game = Game(v, n, seed, max_turns=max_turns, listeners=[narrator, *([events] if log_file else [])])
         play_game(game, bots)
     except UnoDslError as err:
         console.print(f"[red]error:[/] {err}")
         sys.exit(EXIT_INVALID)
     finally:
-        if log_file is not None and game is not None and game.events is not None:
+        if log_file is not None:
             with open(log_file, "w", encoding="utf-8") as out:
-                header = {"variant": v.name, "file": v.file, "players": n, "seed": seed,
-                          "agents": [b.name for b in bots], "options": on}
-                write_log(out, header, game.events)
+                header = log_header(v, n, seed, [b.name for b in bots], max_turns)
+                write_log(out, header, events.lines, over=game is not None and game.over)
     winner = game.winner
     assert winner is not None
     console.print("\n[bold]Final scores[/]")
@@ -205,10 +205,12 @@ def list_cmd() -> None:
 
 
 from .play_cli import play  # noqa: E402  (last: these commands use this module's helpers)
+from .replay_cli import replay  # noqa: E402
 from .simulate_cli import simulate  # noqa: E402
 
 main.add_command(simulate)
 main.add_command(play)
+main.add_command(replay)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,4 +1,10 @@
-"""The event log as JSON Lines: one header line, then one line per event."""
+"""The event log as JSON Lines: a header line, one line per event, an end line.
+
+Each event is written as it happens (`EventLog` is a listener), so a card shows
+the face it showed then, even after a flip has turned it over. The end line says
+whether the game was over and how many events were written, so that a log cut
+short can be told from a game left unfinished.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,10 @@ from typing import IO, Any
 
 from .engine.actions import Play
 from .engine.cards import Card
+from .model import Variant
+
+# 2: events written as they happen, bots drawing from the game's generator, an end line.
+LOG_VERSION = 2
 
 
 def plain(value: Any) -> Any:
@@ -30,15 +40,37 @@ def event_line(name: str, data: dict[str, Any]) -> str:
     return json.dumps({"event": name, **plain(data)}, separators=(",", ":"), sort_keys=False)
 
 
-def write_log(out: IO[str], header: dict[str, Any], events: Iterable[tuple[str, dict[str, Any]]]) -> None:
-    """Write a header line and every event as one JSON object per line."""
-    out.write(json.dumps({"unodsl_log": 1, **header}) + "\n")
-    for name, data in events:
-        out.write(event_line(name, data) + "\n")
+class EventLog:
+    """A listener that keeps every event as its JSON line, made when it happens."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, game: Any, name: str, data: dict[str, Any]) -> None:
+        self.lines.append(event_line(name, data))
+
+
+def log_header(variant: Variant, players: int, seed: int, agents: list[str], max_turns: int) -> dict[str, Any]:
+    """What a replay needs besides the choices: the variant file and its options, the
+    table, the seed, the seats' agents (bots draw from the game's generator) and the
+    turn guard."""
+    return {"variant": variant.name, "file": variant.file, "players": players, "seed": seed,
+            "agents": agents, "options": [o.name for o in variant.options if o.enabled], "max_turns": max_turns}
+
+
+def write_log(out: IO[str], header: dict[str, Any], lines: Iterable[str], *, over: bool) -> None:
+    """Write the header, the event lines and the end line (`over`: the game had ended)."""
+    out.write(json.dumps({"unodsl_log": LOG_VERSION, **header}) + "\n")
+    count = 0
+    for line in lines:
+        out.write(line + "\n")
+        count += 1
+    out.write(json.dumps({"end": "game over" if over else "unfinished", "events": count}) + "\n")
 
 
 def read_log(path: str | Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
-    """The header and the events of a log file."""
+    """The header and the events of a log file (the end line left out)."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0]) if lines else {}
-    return header, (json.loads(line) for line in lines[1:] if line.strip())
+    records = (json.loads(line) for line in lines[1:] if line.strip())
+    return header, (r for r in records if "event" in r)

@@ -11,11 +11,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from .agents import make_agents
-from .engine.game import Chooser, Game
+from .engine.game import MAX_TURNS, Chooser, Game
 from .errors import UnoDslError, VariantError
 from .human import HumanAgent, PlayNarrator, Quit
 from .load import load_variant
-from .log import write_log
+from .log import EventLog, log_header, write_log
 from .model import Variant
 from .simulate import default_players
 
@@ -73,10 +73,11 @@ def play(variant: str, seat: int, players: int | None, agents: str, seed: int | 
                     "'q' to quit.")
 
     narrator = PlayNarrator(names, console.print, seat, human)
+    events = EventLog()
     game: Game | None = None
     quit_reason: str | None = None
     try:
-        game = Game(v, n, seed, record=log_file is not None, listeners=[narrator])
+        game = Game(v, n, seed, listeners=[narrator, *([events] if log_file else [])])
         game.autoplay(table)
     except Quit:
         quit_reason = "You quit the game."
@@ -86,8 +87,10 @@ def play(variant: str, seat: int, players: int | None, agents: str, seed: int | 
         console.print(f"[red]error:[/] {escape(str(err))}")
         sys.exit(EXIT_INVALID)
     finally:
-        if log_file is not None and game is not None and game.events is not None:
-            _write(log_file, v, n, seed, kinds, on, game)
+        if log_file is not None:
+            with open(log_file, "w", encoding="utf-8") as out:  # the person's seat's agent is "human"
+                write_log(out, log_header(v, n, seed, kinds, MAX_TURNS), events.lines,
+                          over=game is not None and game.over)
     if game is None:  # interrupted while the first deal was made
         console.print(f"\n[bold]{quit_reason}[/]")
         return
@@ -124,11 +127,3 @@ def _scores(console: Console, v: Variant, game: Game, names: Sequence[str], titl
     ranking = sorted(range(game.n), key=lambda p: game.scores[p], reverse=v.scoring.winner == "highest")
     for place, p in enumerate(ranking, 1):
         console.print(f"  {place}. {escape(names[p]):<16} {game.scores[p]:>5}")
-
-
-def _write(path: str, v: Variant, n: int, seed: int, kinds: list[str], on: list[str], game: Game) -> None:
-    """The log `unodsl run --log` writes (its header names the person's seat's agent "human")."""
-    assert game.events is not None
-    with open(path, "w", encoding="utf-8") as out:
-        header = {"variant": v.name, "file": v.file, "players": n, "seed": seed, "agents": kinds, "options": on}
-        write_log(out, header, game.events)

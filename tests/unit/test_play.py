@@ -242,9 +242,10 @@ def test_quit_mid_game_exits_0_and_writes_the_log(tmp_path: Path) -> None:
     assert "Traceback" not in result.output and " wins after " not in result.output
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines[0]["agents"] == ["human", "greedy"] and lines[0]["seed"] == 1
-    events = [e["event"] for e in lines[1:]]
+    assert lines[-1] == {"end": "unfinished", "events": len(lines) - 2}
+    events = [e["event"] for e in lines[1:-1]]
     assert "card_played" in events and "game_end" not in events
-    chosen = [e for e in lines[1:] if e["event"] == "choice" and e["player"] == 0]
+    chosen = [e for e in lines[1:-1] if e["event"] == "choice" and e["player"] == 0]
     assert len(chosen) >= 6  # the six answers given (and any the engine took)
 
 

@@ -34,6 +34,7 @@ class Chooser(Protocol):
 
 _ASK = object()  # "ask through the flow": no agent is attached, or it failed
 
+MAX_TURNS = 5_000  # a round's turns before it is a runaway (the default)
 WHILE_GUARD = 10_000  # iterations of one while or repeat loop
 NESTING_GUARD = 100  # effect programs running inside one another (apply within apply …)
 
@@ -42,7 +43,7 @@ class Game:
     """One game of a variant: zones, turn order, scores, one seeded RNG."""
 
     def __init__(self, variant: Variant, players: int, seed: int = 0, *,
-                 max_turns: int = 5_000, max_rounds: int = 1_000, record: bool = False,
+                 max_turns: int = MAX_TURNS, max_rounds: int = 1_000, record: bool = False,
                  stacked: Sequence[str] | None = None, listeners: Sequence[Listener] = (),
                  listen_to: Iterable[str] | None = None) -> None:
         if not variant.min_players <= players <= variant.max_players:

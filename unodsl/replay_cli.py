@@ -1,0 +1,86 @@
+"""The `unodsl replay` command: re-play a logged game and check it comes out the same."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from . import replay as lib
+from .account import Narrator
+from .engine.game import Listener
+from .errors import VariantError
+from .replay import Log, LogError, ReplayResult
+
+
+@click.command()
+@click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
+@click.option("--variant", "variant", metavar="PATH",
+              help="Replay with this variant file instead of the one the log names (a moved or edited copy).")
+@click.option("--until", type=click.IntRange(1), metavar="N",
+              help="Stop after N events and show the position then.")
+@click.option("-v", "--verbose", count=True,
+              help="Tell the game as `unodsl run` does; -vv tells every turn.")
+def replay(log_file: str, variant: str | None, until: int | None, verbose: int) -> None:
+    """Re-play the game in LOG (written by `run --log` or `play --log`) and check it.
+
+    The variant the log names is loaded with its options, every decision is
+    answered as the log says, and each event is compared with the logged one.
+    Exit status: 0 identical, 1 a difference (or a log or variant that cannot be
+    replayed), 2 usage error.
+    """
+    from .cli import EXIT_INVALID, EXIT_OK, _print_diagnostics  # here: cli registers this command
+
+    console = Console(highlight=False)
+    errors = Console(stderr=True, highlight=False)
+    try:
+        log = lib.load_log(log_file)
+        listeners: list[Listener] = []
+        if verbose:
+            listeners.append(Narrator(log.names(), console.print, verbose > 1))
+        console.print(_title(log))
+        result = lib.replay(log, variant, until, listeners)
+    except VariantError as err:
+        _print_diagnostics(err.diagnostics, errors)
+        sys.exit(EXIT_INVALID)
+    except LogError as err:
+        errors.print(f"[red]error:[/] {escape(str(err))}", soft_wrap=True)
+        sys.exit(EXIT_INVALID)
+    _verdict(result, console)
+    sys.exit(EXIT_OK if result.identical else EXIT_INVALID)
+
+
+def _title(log: Log) -> str:
+    h = log.header
+    on = log.options
+    return (f"replaying [bold]{escape(str(h.get('variant', '?')))}[/] — {log.players} players, seed {log.seed}"
+            + (f", options: {escape(', '.join(on))}" if on else ""))
+
+
+def _verdict(result: ReplayResult, console: Console) -> None:
+    for note in result.notes:
+        console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
+    if result.problem is not None:
+        console.print(f"[red]cannot replay:[/] {escape(result.problem)}", soft_wrap=True)
+        console.print("  the variant or the engine has changed since the log was written, or the log was edited",
+                      soft_wrap=True, markup=False)
+        return
+    d = result.difference
+    if d is not None:
+        console.print(f"[red]event {d.number} differs[/] ({escape(d.where)}; "
+                      f"the first {result.matched} events are identical)", soft_wrap=True)
+        console.print(f"  log:    {d.logged if d.logged is not None else '(the log ends here)'}",
+                      markup=False, soft_wrap=True)
+        console.print(f"  replay: {d.live if d.live is not None else '(the replayed game is over)'}",
+                      markup=False, soft_wrap=True)
+        return
+    if result.stopped and result.game is not None:
+        line = result.log.lines[result.matched - 1]
+        console.print(f"\n[bold]after event {result.matched}[/]: {escape(line)}", soft_wrap=True)
+        for line in lib.state_lines(result.game, result.log.names()):
+            console.print(f"  {line}", markup=False, soft_wrap=True)
+    total = len(result.log.events)
+    so_far = f" so far (stopped by --until; the log has {total})" if result.stopped else ""
+    console.print(f"[green]replayed {result.matched} events: identical to the log[/]{so_far}", soft_wrap=True)
