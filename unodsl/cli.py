@@ -18,8 +18,10 @@ from .errors import Diagnostic, UnoDslError, VariantError
 from .lang.check import did_you_mean
 from .load import load_variant, resolve, shipped_names, validate_file
 from .log import EventLog, log_header, write_log
+from .model import Variant
 from .reference import entry, markdown
 from .schema import overlay_schema, schema
+from .simulate import default_players
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -71,17 +73,8 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
         log_file: str | None, verbose: bool, max_turns: int) -> None:
     """Play a whole game of VARIANT with bots and tell what happens."""
     console = Console(highlight=False)
-    try:
-        v = load_variant(variant, _options(option))
-    except VariantError as err:
-        _print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
-        sys.exit(EXIT_INVALID)
-    n = players or max(v.min_players, min(4, v.max_players))
-    seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
-    seats = _agents(agents)
-    if not v.min_players <= n <= v.max_players:
-        raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
-    bots = make_agents(seats, n)
+    v, n, seed = _table(variant, option, players, seed)
+    bots = make_agents(_agents(agents), n)
     names = [f"P{p + 1} ({bots[p].name})" for p in range(n)]
     on = [o.name for o in v.options if o.enabled]
     console.print(f"[bold]{v.name}[/] — {n} players, seed {seed}"
@@ -110,6 +103,21 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
                   f"and {sum(game.round_turns)} turns.")
     if log_file:
         console.print(f"event log: {log_file}")
+
+
+def _table(variant: str, option: tuple[str, ...], players: int | None, seed: int | None
+           ) -> tuple[Variant, int, int]:
+    """The variant with its options (an invalid one is reported, and the command exits),
+    the table size (default: 4, or the nearest the variant allows) and the seed."""
+    try:
+        v = load_variant(variant, _options(option))
+    except VariantError as err:
+        _print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
+        sys.exit(EXIT_INVALID)
+    n = players or default_players(v)
+    if not v.min_players <= n <= v.max_players:
+        raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
+    return v, n, random.SystemRandom().randrange(1_000_000) if seed is None else seed
 
 
 def _print_diagnostics(diags: list[Diagnostic], console: Console) -> None:

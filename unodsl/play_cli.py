@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Callable, Sequence
 
@@ -12,12 +11,10 @@ from rich.markup import escape
 
 from .agents import make_agents
 from .engine.game import MAX_TURNS, Chooser, Game
-from .errors import UnoDslError, VariantError
+from .errors import UnoDslError
 from .human import HumanAgent, PlayNarrator, Quit
-from .load import load_variant
 from .log import EventLog, log_header, write_log
 from .model import Variant
-from .simulate import default_players
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,22 +41,14 @@ def play(variant: str, seat: int, players: int | None, agents: str, seed: int | 
     or an option's text ("red 7", "draw", "yes"). '?' explains the decision,
     'q' (or Ctrl-D, Ctrl-C) ends the game.
     """
-    from .cli import EXIT_INVALID, _agents, _options, _print_diagnostics
+    from .cli import EXIT_INVALID, _agents, _table
 
     console = Console(highlight=False)
-    try:
-        v = load_variant(variant, _options(option))
-    except VariantError as err:
-        _print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
-        sys.exit(EXIT_INVALID)
-    n = players or default_players(v)
-    if not v.min_players <= n <= v.max_players:
-        raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
+    v, n, seed = _table(variant, option, players, seed)
     if seat >= n:
         more = f"; -p sets the number of players (up to {v.max_players})" if v.max_players > n else ""
         raise click.UsageError(f"--seat {seat}: with {n} players the seats are 0–{n - 1} (seat 0 is P1){more}")
     bot_names = _agents(agents)
-    seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
 
     bots = make_agents(bot_names, n - 1)  # cycled over the other seats, in seat order
     kinds = [*(b.name for b in bots[:seat]), HumanAgent.name, *(b.name for b in bots[seat:])]
