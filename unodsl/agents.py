@@ -19,10 +19,6 @@ class Agent(Protocol):
         ...
 
 
-def _generator(rng: random.Random | int | None) -> random.Random | None:
-    return random.Random(rng) if isinstance(rng, int) else rng
-
-
 class RandomAgent:
     """Uniform over the legal options. It draws from `rng` (a seed or a generator),
     or by default from the game's own seeded generator: nothing to seed, and the
@@ -31,7 +27,7 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, rng: random.Random | int | None = None) -> None:
-        self.rng = _generator(rng)
+        self.rng = random.Random(rng) if isinstance(rng, int) else rng
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
@@ -45,7 +41,7 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, rng: random.Random | int | None = None) -> None:
-        self.rng = _generator(rng)  # unused: greedy is deterministic
+        """`rng` is accepted like every agent's; greedy draws no random numbers."""
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options

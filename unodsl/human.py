@@ -53,10 +53,6 @@ class Quit(Exception):
     so that autoplay hands it back with the decision pending and the game unchanged."""
 
 
-def seat_names(count: int) -> list[str]:
-    return [f"P{p + 1}" for p in range(count)]
-
-
 def _name(names: Sequence[str], p: int) -> str:
     return names[p] if 0 <= p < len(names) else f"P{p + 1}"
 

@@ -9,8 +9,7 @@ short can be told from a game left unfinished.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from pathlib import Path
+from collections.abc import Iterable
 from typing import IO, Any
 
 from .engine.actions import Play
@@ -66,11 +65,3 @@ def write_log(out: IO[str], header: dict[str, Any], lines: Iterable[str], *, ove
         out.write(line + "\n")
         count += 1
     out.write(json.dumps({"end": "game over" if over else "unfinished", "events": count}) + "\n")
-
-
-def read_log(path: str | Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
-    """The header and the events of a log file (the end line left out)."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    header = json.loads(lines[0]) if lines else {}
-    records = (json.loads(line) for line in lines[1:] if line.strip())
-    return header, (r for r in records if "event" in r)

@@ -192,10 +192,6 @@ class Game:
         self._loud_play = "card_played" in watch or "hand_changed" in watch
         self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
 
-    def legal(self, player: int, card: Card) -> bool:
-        """Could `player` play `card` now (the variant's match and legal_if)?"""
-        return self.playable(card, player)
-
     def playable(self, card: Card, by: int) -> bool:
         """True if `by` could legally play `card` now."""
         env = self._legal_env  # (this is also the language's `playable`: one call fewer)
