@@ -1,7 +1,8 @@
-"""Every error a user can cause: typed, positioned, printed gcc-style."""
+"""Every error a user can cause: typed, positioned, printed gcc-style, with hints."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -61,3 +62,9 @@ class GameError(UnoDslError):
 
 class RunawayRound(GameError):
     """A round exceeded the turn guard without anyone going out."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """A 'did you mean …?' hint for a near miss, or None."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None

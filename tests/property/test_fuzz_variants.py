@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from tests.helpers import deadline
 from unodsl import Game, load_variant, make_agents, validate_file
 from unodsl.errors import Diagnostic, GameError, VariantError
-from unodsl.source import parse_source
+from unodsl.variant.source import parse_source
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = ROOT / "variants"

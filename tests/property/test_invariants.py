@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from tests.helpers import assert_conserved
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.errors import RunawayRound
-from unodsl.log import event_line
+from unodsl.tools.log import event_line
 
 VARIANTS = sorted((Path(__file__).resolve().parents[2] / "variants").glob("*.yaml"))
 AGENT_MIXES = [["random"], ["greedy"], ["random", "greedy"], ["greedy", "random", "random"]]

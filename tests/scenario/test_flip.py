@@ -13,7 +13,7 @@ import pytest
 from tests.helpers import VARIANTS, answer, assert_conserved, deal_order, events, game, hand, pending, variant
 from unodsl import Game, make_agents, play_game, validate_file
 from unodsl.engine.cards import Card
-from unodsl.engine.ops import flip
+from unodsl.engine.primitives.effects import flip
 
 LIGHT, DARK = 0, 1
 LIGHT_COLORS = ("red", "yellow", "green", "blue")

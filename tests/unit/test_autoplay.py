@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import VARIANTS
 from unodsl import Decision, Game, IllegalAction, UnoDslError, load_variant, make_agents
-from unodsl.log import event_line
+from unodsl.tools.log import event_line
 
 SHIPPED = sorted(VARIANTS.glob("*.yaml")) + sorted((VARIANTS / "house").glob("*.yaml"))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from unodsl.engine.ops import REGISTRY
-from unodsl.reference import markdown
+from unodsl.engine.primitives import REGISTRY
+from unodsl.tools.reference import markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 

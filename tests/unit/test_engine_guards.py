@@ -8,9 +8,9 @@ import pytest
 
 from tests.helpers import classic_with
 from unodsl import Game, load_variant, make_agents, play_game
-from unodsl.engine.ops import cut
+from unodsl.engine.primitives.effects import cut
 from unodsl.errors import GameError, RunawayRound
-from unodsl.log import event_line
+from unodsl.tools.log import event_line
 
 changed = classic_with
 ROOT = Path(__file__).resolve().parents[2]

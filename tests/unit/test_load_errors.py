@@ -8,7 +8,7 @@ import pytest
 
 from tests.helpers import classic_with
 from unodsl.errors import VariantError
-from unodsl.load import load_variant, validate_file
+from unodsl.variant.load import load_variant, validate_file
 
 
 def broken(tmp_path: Path, old: str, new: str) -> Path:

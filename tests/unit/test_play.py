@@ -15,11 +15,11 @@ from click.testing import CliRunner, Result
 from rich.text import Text
 
 from tests.helpers import game
-from unodsl.agents import make_agents
+from unodsl.cli.play import play
 from unodsl.engine.actions import DRAW, KEEP, Decision, Play
 from unodsl.engine.game import Chooser, Game
-from unodsl.human import HumanAgent, PlayNarrator, Quit, matches, option_text, parse_answer
-from unodsl.play_cli import play
+from unodsl.players.bots import make_agents
+from unodsl.players.human import HumanAgent, PlayNarrator, Quit, matches, option_text, parse_answer
 
 NAMES = ["P1 (you)", "P2 (greedy)", "P3 (random)"]
 COLOR = Decision(0, "color", ("red", "yellow", "green", "blue"), "name a colour")

@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from unodsl import Game, load_variant
-from unodsl.agents import RandomAgent
 from unodsl.cli import main
+from unodsl.cli.replay import replay as replay_cmd
 from unodsl.engine.actions import DRAW, KEEP, PASS, Play
-from unodsl.log import event_line, log_header, write_log
-from unodsl.replay import LogError, live_option, load_log, replay
-from unodsl.replay_cli import replay as replay_cmd
+from unodsl.players.bots import RandomAgent
+from unodsl.tools.log import event_line, log_header, write_log
+from unodsl.tools.replay import LogError, live_option, load_log, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted([*ROOT.glob("variants/*.yaml"), *ROOT.glob("variants/house/*.yaml")])

@@ -1,4 +1,4 @@
-"""`unodsl simulate` and unodsl.simulate: batches of games, streaming figures, comparisons."""
+"""`unodsl simulate` and unodsl.tools.simulate: batches of games, streaming figures, comparisons."""
 
 from __future__ import annotations
 
@@ -14,15 +14,25 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from unodsl import plots
-from unodsl import simulate as simulate_module
-from unodsl.agents import make_agents
 from unodsl.cli import main
 from unodsl.engine.game import Game
-from unodsl.load import load_variant
-from unodsl.plots import PlotUnavailable
-from unodsl.simulate import Simulation, compare, game_seed, seating, simulate, table
-from unodsl.stats import betainc, chi2_sf, chi_square, mann_whitney, t_quantile, t_sf2, two_proportions, welch, wilson
+from unodsl.players.bots import make_agents
+from unodsl.tools import plots
+from unodsl.tools import simulate as simulate_module
+from unodsl.tools.plots import PlotUnavailable
+from unodsl.tools.simulate import Simulation, compare, game_seed, seating, simulate, table
+from unodsl.tools.stats import (
+    betainc,
+    chi2_sf,
+    chi_square,
+    mann_whitney,
+    t_quantile,
+    t_sf2,
+    two_proportions,
+    welch,
+    wilson,
+)
+from unodsl.variant.load import load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIC = ROOT / "variants" / "classic.yaml"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from unodsl import load_variant, validate_file
-from unodsl.load import check_source
-from unodsl.source import MAX_DEPTH, parse_source
+from unodsl.variant.load import check_source
+from unodsl.variant.source import MAX_DEPTH, parse_source
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = (ROOT / "tests" / "bad_variants" / "bases" / "mini.yaml").read_text()

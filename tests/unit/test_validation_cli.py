@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 from jsonschema import Draft202012Validator
 
 from unodsl.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE, main
-from unodsl.schema import overlay_schema, schema
+from unodsl.variant.schema import overlay_schema, schema
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = (ROOT / "tests" / "bad_variants" / "bases" / "mini.yaml").read_text()
@@ -131,8 +131,8 @@ def test_the_overlay_schema_file_is_generated_and_current() -> None:
     result = run("schema", "--overlay")
     assert json.loads(result.output) == overlay_schema()
     Draft202012Validator.check_schema(overlay_schema())
-    committed = (ROOT / "unodsl" / "schema" / "overlay.schema.json").read_text(encoding="utf-8")
-    assert committed == result.output, "run: unodsl schema --overlay > unodsl/schema/overlay.schema.json"
+    committed = (ROOT / "unodsl" / "variant" / "schemas" / "overlay.schema.json").read_text(encoding="utf-8")
+    assert committed == result.output, "run: unodsl schema --overlay > unodsl/variant/schemas/overlay.schema.json"
 
 
 def test_the_overlay_schema_accepts_overlays_and_still_checks_their_values() -> None:

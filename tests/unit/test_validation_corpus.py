@@ -19,7 +19,7 @@ from click.testing import CliRunner, Result
 
 from tests.helpers import deadline
 from unodsl.cli import main
-from unodsl.source import MAX_BYTES
+from unodsl.variant.source import MAX_BYTES
 
 CORPUS = Path(__file__).resolve().parents[1] / "bad_variants"
 CASES = sorted(p for p in CORPUS.glob("*.yaml"))

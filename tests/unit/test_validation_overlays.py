@@ -11,7 +11,7 @@ import pytest
 from tests.helpers import answer, hand, pending
 from unodsl import Game, load_variant, make_agents, play_game, validate_file
 from unodsl.errors import RunawayRound, VariantError
-from unodsl.load import MAX_EXTENDS, load_tree
+from unodsl.variant.resolve import MAX_EXTENDS, load_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIC = ROOT / "variants" / "classic.yaml"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lang.compile import Fn, Program
-from ..model import Face, Variant
+from ..lang.program import Fn, Program
+from ..variant.model import Face, Variant
 
 # What a face shows, in the order Card.show assigns it.
 FaceInfo = tuple[int, str, str | None, int | None, int, bool, str, str, Program, Fn | None]

@@ -1,4 +1,10 @@
-"""The events the engine emits, with the fields a rule can read in each.
+"""The events the engine emits, declared once: each event's fields, their types, and
+who may see each field.
+
+This table is the one source for the language checker (the names a rule's `if:`
+and `do:` may read), the narrator, the generated reference, and the
+information a player has seen (see `visible_to`). A test checks that what the
+engine emits matches it, field for field.
 
 Every event has `player`: the player it is about (for rules, also the player
 whose `next`, `hand` and `opponents` are meant).
@@ -6,30 +12,109 @@ whose `next`, `hand` and `opponents` are meant).
 
 from __future__ import annotations
 
-EVENTS: dict[str, dict[str, str]] = {
-    "round_start": {"player": "player", "round": "int"},
-    "cut": {"player": "player", "card": "card"},
-    "shuffled": {"player": "player", "zone": "str"},
-    "reshuffled": {"player": "player", "count": "int"},
-    "dealt": {"player": "player", "count": "int"},
-    "card_turned": {"player": "player", "card": "card"},
-    "turn_start": {"player": "player"},
-    "card_played": {"player": "player", "card": "card"},
-    "card_drawn": {"player": "player", "card": "card"},
-    "draw_short": {"player": "player", "missing": "int"},
-    "hand_changed": {"player": "player", "size": "int"},
-    "color_named": {"player": "player", "color": "color"},
-    "direction_changed": {"player": "player", "direction": "int"},
-    "skipped": {"player": "player"},
-    "penalty_added": {"player": "player", "total": "int"},
-    "penalty_taken": {"player": "player", "count": "int"},
-    "hands_swapped": {"player": "player", "other": "player"},
-    "card_given": {"player": "player", "other": "player", "card": "card"},
-    "cards_moved": {"player": "player", "source": "str", "target": "str", "count": "int"},
-    "flipped": {"player": "player", "side": "str"},
-    "flagged": {"player": "player", "flag": "str"},
-    "choice": {"player": "player", "kind": "str", "value": "any"},
-    "turn_end": {"player": "player"},
-    "round_end": {"player": "player", "points": "any"},
-    "game_end": {"player": "player", "scores": "any"},
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+EVERYONE = "everyone"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of an event: its type in the language, and who may see its value.
+
+    `seen_by` is EVERYONE, or the names of the event's fields that hold the seats
+    allowed to see it (e.g. ("player",): only the player the event is about)."""
+
+    type: str
+    doc: str
+    seen_by: str | tuple[str, ...] = EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """An event: when it fires, and its fields."""
+
+    doc: str
+    fields: Mapping[str, Field] = field(default_factory=dict)
+    reserved: bool = False  # declared for variants to come; no shipped variant emits it
+
+
+def _event(doc: str, reserved: bool = False, **fields: Field) -> Event:
+    return Event(doc, {"player": _PLAYER, **fields}, reserved)
+
+
+_PLAYER = Field("player", "the player the event is about")
+
+EVENTS: dict[str, Event] = {
+    "round_start": _event("a round begins (player: the dealer), before the set-up runs",
+                          round=Field("int", "the round's number, from 1")),
+    "cut": _event("a player cuts a card to choose the dealer",
+                  card=Field("card", "the card cut, face up")),
+    "shuffled": _event("a zone is shuffled (player: the dealer)",
+                       zone=Field("str", "the zone's name: draw_pile, discard_pile, …")),
+    "reshuffled": _event("the discard pile (all but its top) becomes the new draw pile",
+                         count=Field("int", "the cards in the new draw pile")),
+    "dealt": _event("a player has been dealt their cards",
+                    count=Field("int", "the cards in their hand")),
+    "card_turned": _event("a card is turned up from the draw pile onto the discard pile (player: the dealer)",
+                          card=Field("card", "the card turned up")),
+    "turn_start": _event("a player's turn begins"),
+    "card_played": _event("a card is played onto the discard pile, before its effect",
+                          card=Field("card", "the card played")),
+    "card_drawn": _event("a player draws a card",
+                         card=Field("card", "the card drawn; only its drawer sees it", ("player",))),
+    "draw_short": _event("a player should draw more cards than there are (COM-1)",
+                         missing=Field("int", "how many cards could not be drawn")),
+    "hand_changed": _event("a hand gained or lost cards (after plays, draws, swaps, gifts and moves)",
+                           size=Field("int", "the cards in the hand now")),
+    "color_named": _event("a player names the colour in play",
+                          color=Field("color", "the colour named")),
+    "direction_changed": _event("the direction of play reverses",
+                                direction=Field("int", "1 for clockwise, -1 for anticlockwise")),
+    "skipped": _event("a player loses their turn"),
+    "penalty_added": _event("a pending draw penalty grows (a card was stacked on it)",
+                            total=Field("int", "the cards the penalty now makes its taker draw")),
+    "penalty_taken": _event("a player takes the pending draw penalty",
+                            count=Field("int", "the cards they draw")),
+    "hands_swapped": _event("two players swap hands",
+                            other=Field("player", "the other player")),
+    "card_given": _event("a player gives a card to another",
+                         other=Field("player", "the player who receives it"),
+                         card=Field("card", "the card given; only the two players see it", ("player", "other"))),
+    "cards_moved": _event("cards move from one zone to another (move, move_all)",
+                          source=Field("str", "the zone they leave"),
+                          target=Field("str", "the zone they go to"),
+                          count=Field("int", "how many cards move")),
+    "flipped": _event("every card is turned over (two-sided decks)",
+                      side=Field("str", "the name of the side now in play")),
+    "flagged": _event("a flag is set on a player",
+                      flag=Field("str", "the flag's name")),
+    "choice": _event("a player answered a decision",
+                     kind=Field("str", "the kind of decision: turn, drawn, color, player, card, ask"),
+                     value=Field("any", "the answer: a card, a colour, a seat, true/false, or a turn "
+                                 "action; only the player who answered sees it", ("player",)),
+                     prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "
+                                  "such as \"name a colour\" (may be empty)")),
+    "turn_end": _event("a player's turn ends"),
+    "round_end": _event("a round ends (player: its winner)",
+                        points=Field("any", "the points each player gained this round, by seat")),
+    "game_end": _event("the game ends (player: its winner)",
+                       scores=Field("any", "the final scores, by seat")),
 }
+
+
+def rule_env(event: str) -> dict[str, str]:
+    """The names a rule on `event` may read, with their types."""
+    return {name: f.type for name, f in EVENTS[event].fields.items()}
+
+
+def visible_to(event: str, data: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """The fields of one emitted event that `seat` may see."""
+    fields = EVENTS[event].fields
+    out = {}
+    for name, value in data.items():
+        seen_by = fields[name].seen_by
+        if seen_by == EVERYONE or any(data.get(f) == seat for f in seen_by):
+            out[name] = value
+    return out

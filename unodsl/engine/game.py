@@ -16,11 +16,11 @@ from types import GeneratorType
 from typing import Any, Protocol
 
 from ..errors import GameError, IllegalAction, RunawayRound, UnoDslError
-from ..lang.compile import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
-from ..model import Rule, Variant
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
+from ..variant.model import Rule, Variant
 from .actions import DRAW, KEEP, PASS, Decision, Play
 from .cards import Card, face_table
-from .view import PlayerView, view
+from .view import OpponentView, PlayerView, outward
 
 Flow = Generator[Decision, Any, Any]
 Listener = Callable[["Game", str, dict[str, Any]], None]
@@ -232,7 +232,18 @@ class Game:
 
     def view(self, player: int) -> PlayerView:
         """What `player` can see: their hand, public piles, sizes and outward faces."""
-        return view(self, player)
+        opponents = tuple(
+            OpponentView(seat=q, hand_size=len(self.hands[q]),
+                         backs=tuple(sorted(b for b in map(outward, self.hands[q]) if b is not None)),
+                         score=self.scores[q], flags=frozenset(self.flags[q]))
+            for q in range(self.n) if q != player)
+        return PlayerView(
+            player=player, hand=tuple(self.hands[player]), opponents=opponents,
+            discard_pile=tuple(c.label for c in self.discard_pile), draw_pile_size=len(self.draw_pile),
+            draw_pile_back=outward(self.draw_pile[-1]) if self.draw_pile else None,
+            current_color=self.current_color, side=self.variant.sides[self.side].name,
+            direction=self.direction, current=self.current, dealer=self.dealer, penalty=self.penalty,
+            scores=tuple(self.scores))
 
     def zones(self) -> dict[str, list[Card]]:
         """Every zone by name: the piles, the aside area and each hand."""

@@ -3,17 +3,14 @@
 A player sees their own hand, the whole discard pile, the size of the draw pile
 and of every hand, scores and flags, and, with two-faced cards, the faces that
 point outwards: the backs of opponents' cards and of the draw pile's top card.
+`Game.view(player)` builds a PlayerView.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .cards import Card
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,21 +43,6 @@ class PlayerView:
         return self.discard_pile[-1] if self.discard_pile else None
 
 
-def _back(card: Card) -> str | None:
+def outward(card: Card) -> str | None:
+    """The face a two-sided card shows to the table (its back), or None for one-sided cards."""
     return card.back.label if card.back is not None else None
-
-
-def view(game: Game, player: int) -> PlayerView:
-    """The table as `player` sees it."""
-    opponents = tuple(
-        OpponentView(seat=q, hand_size=len(game.hands[q]),
-                     backs=tuple(sorted(b for b in map(_back, game.hands[q]) if b is not None)),
-                     score=game.scores[q], flags=frozenset(game.flags[q]))
-        for q in range(game.n) if q != player)
-    return PlayerView(
-        player=player, hand=tuple(game.hands[player]), opponents=opponents,
-        discard_pile=tuple(c.label for c in game.discard_pile), draw_pile_size=len(game.draw_pile),
-        draw_pile_back=_back(game.draw_pile[-1]) if game.draw_pile else None,
-        current_color=game.current_color, side=game.variant.sides[game.side].name,
-        direction=game.direction, current=game.current, dealer=game.dealer, penalty=game.penalty,
-        scores=tuple(game.scores))

@@ -6,12 +6,13 @@ right closure without inspecting values at run time.
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
+from ..errors import did_you_mean
 from . import ast
 from .signature import CARD_ATTRS, PLAYER_ATTRS, Registry, fits
+from .walk import start
 
 
 class CheckError(Exception):
@@ -22,12 +23,6 @@ class CheckError(Exception):
         self.message = message
         self.at = at
         self.hint = hint
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    """A 'did you mean …?' hint for a near miss, or None."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else None
 
 
 ELEMENT = {"cards": "card", "zone": "card", "players": "player"}
@@ -47,20 +42,6 @@ TYPE_WORDS = {"card": "a card", "cards": "a list of cards", "zone": "a list of c
 def comparable(a: str, b: str) -> bool:
     """Can values of static types `a` and `b` ever be equal?"""
     return "any" in (a, b) or "none" in (a, b) or _RUNTIME.get(a, a) == _RUNTIME.get(b, b)
-
-
-def start(node: ast.Node) -> ast.At:
-    """Where an expression's text begins: its leftmost token (an Attr is at its name)."""
-    first, stack = node.at, [node]
-    while stack:
-        n = stack.pop()
-        first = min(first, n.at)
-        for value in (getattr(n, f.name) for f in fields(n)):
-            for item in value if isinstance(value, tuple) else (value,):
-                item = item[1] if isinstance(item, tuple) else item
-                if isinstance(item, ast.Node):
-                    stack.append(item)
-    return first
 
 
 def show(node: ast.Node, limit: int = 48) -> str:

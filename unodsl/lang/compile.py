@@ -14,14 +14,8 @@ from typing import Any
 
 from . import ast
 from .check import Context
+from .program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program, Step
 from .signature import CARD_ATTRS
-
-Fn = Callable[[Any, dict[str, Any]], Any]
-
-# Step opcodes. A step is a tuple whose first item is one of these.
-DO, LET, CHOOSE, IF, FOR, WHILE, REPEAT = range(7)
-Step = tuple[Any, ...]
-Program = tuple[Step, ...]
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,

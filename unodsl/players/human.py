@@ -15,11 +15,11 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from .account import STYLES, Narrator, card_text, color_text
-from .engine.actions import DRAW, KEEP, PASS, Decision, Play
-from .engine.cards import Card
-from .engine.game import Game
-from .engine.view import PlayerView
+from ..engine.actions import DRAW, KEEP, PASS, Decision, Play
+from ..engine.cards import Card
+from ..engine.game import Game
+from ..engine.view import PlayerView
+from ..tools.narrator import STYLES, Narrator, card_text, color_text
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})

@@ -9,12 +9,13 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from .agents import make_agents
-from .engine.game import MAX_TURNS, Chooser, Game
-from .errors import UnoDslError
-from .human import HumanAgent, PlayNarrator, Quit
-from .log import EventLog, log_header, write_log
-from .model import Variant
+from ..engine.game import MAX_TURNS, Chooser, Game
+from ..errors import UnoDslError
+from ..players.bots import make_agents
+from ..players.human import HumanAgent, PlayNarrator, Quit
+from ..tools.log import EventLog, log_header, write_log
+from ..variant.model import Variant
+from .common import EXIT_INVALID, agent_names, game_setup
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -41,14 +42,12 @@ def play(variant: str, seat: int, players: int | None, agents: str, seed: int | 
     or an option's text ("red 7", "draw", "yes"). '?' explains the decision,
     'q' (or Ctrl-D, Ctrl-C) ends the game.
     """
-    from .cli import EXIT_INVALID, _agents, _table
-
     console = Console(highlight=False)
-    v, n, seed = _table(variant, option, players, seed)
+    v, n, seed = game_setup(variant, option, players, seed)
     if seat >= n:
         more = f"; -p sets the number of players (up to {v.max_players})" if v.max_players > n else ""
         raise click.UsageError(f"--seat {seat}: with {n} players the seats are 0–{n - 1} (seat 0 is P1){more}")
-    bot_names = _agents(agents)
+    bot_names = agent_names(agents)
 
     bots = make_agents(bot_names, n - 1)  # cycled over the other seats, in seat order
     kinds = [*(b.name for b in bots[:seat]), HumanAgent.name, *(b.name for b in bots[seat:])]

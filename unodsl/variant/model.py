@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .lang.compile import Fn, Program
+from ..lang.program import Fn, Program
 
 AfterDraw = Literal["may_play", "must_play", "keep"]
 RoundScoring = Literal["winner_scores_others", "each_scores_own"]

@@ -12,8 +12,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from .errors import Diagnostic
-from .lang.check import did_you_mean
+from ..errors import Diagnostic, did_you_mean
 from .source import Source
 
 _TYPE_WORDS = {"integer": "a whole number", "string": "a string", "boolean": "true or false",
@@ -23,7 +22,7 @@ _TYPE_WORDS = {"integer": "a whole number", "string": "a string", "boolean": "tr
 @cache
 def schema() -> dict[str, Any]:
     """The variant JSON Schema (draft 2020-12)."""
-    text = resources.files("unodsl").joinpath("schema/variant.schema.json").read_text(encoding="utf-8")
+    text = resources.files("unodsl").joinpath("variant/schemas/variant.schema.json").read_text(encoding="utf-8")
     result: dict[str, Any] = json.loads(text)
     return result
 

@@ -8,11 +8,12 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from . import replay as lib
-from .account import Narrator
-from .engine.game import Listener
-from .errors import VariantError
-from .replay import Log, LogError, ReplayResult
+from ..engine.game import Listener
+from ..errors import VariantError
+from ..tools import replay as lib
+from ..tools.narrator import Narrator
+from ..tools.replay import Log, LogError, ReplayResult
+from .common import EXIT_INVALID, EXIT_OK, print_diagnostics
 
 
 @click.command()
@@ -31,8 +32,6 @@ def replay(log_file: str, variant: str | None, until: int | None, verbose: int) 
     Exit status: 0 identical, 1 a difference (or a log or variant that cannot be
     replayed), 2 usage error.
     """
-    from .cli import EXIT_INVALID, EXIT_OK, _print_diagnostics  # here: cli registers this command
-
     console = Console(highlight=False)
     errors = Console(stderr=True, highlight=False)
     try:
@@ -43,7 +42,7 @@ def replay(log_file: str, variant: str | None, until: int | None, verbose: int) 
         console.print(_title(log))
         result = lib.replay(log, variant, until, listeners)
     except VariantError as err:
-        _print_diagnostics(err.diagnostics, errors)
+        print_diagnostics(err.diagnostics, errors)
         sys.exit(EXIT_INVALID)
     except LogError as err:
         errors.print(f"[red]error:[/] {escape(str(err))}", soft_wrap=True)

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .engine.actions import DRAW, KEEP, Decision, Play
-from .engine.game import Game
+from ..engine.actions import DRAW, KEEP, Decision, Play
+from ..engine.game import Game
 
 
 class Agent(Protocol):

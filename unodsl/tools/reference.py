@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .engine.events import EVENTS
-from .engine.ops import REGISTRY
-from .lang.signature import CARD_ATTRS, PLAYER_ATTRS
+from ..engine.events import EVENTS, EVERYONE, Field
+from ..engine.primitives import REGISTRY
+from ..lang.signature import CARD_ATTRS, PLAYER_ATTRS
 
 KIND_TITLES = {"query": "Functions (conditions may use these)",
                "effect": "Effects (change the game)",
@@ -29,10 +29,22 @@ def markdown() -> str:
             types = ", ".join(f"{q.name}: {q.type}" for q in p.params)
             out += [f"### `{p.usage()}`", "", f"{p.doc}", "", f"Parameters: {types or 'none'}. "
                     f"Gives: {p.returns if p.elem is None else 'a list like the first argument'}.", ""]
-    out += ["## Events", "", "Rules subscribe with `on: EVENT`; the fields are names in `if:` and `do:`.", "",
-            "| event | fields |", "|---|---|"]
-    out += [f"| `{e}` | {', '.join(f'{k}: {t}' for k, t in fields.items())} |" for e, fields in EVENTS.items()]
+    out += ["## Events", "", "Rules subscribe with `on: EVENT`; the fields are names in `if:` and `do:`.",
+            "A field seen by only some players is marked; the others never learn its value.", "",
+            "| event | when | fields |", "|---|---|---|"]
+    out += [f"| `{name}` | {e.doc} | {'; '.join(_field(k, f) for k, f in e.fields.items())} |"
+            for name, e in EVENTS.items()]
     return "\n".join(out) + "\n"
+
+
+def _field(name: str, f: Field) -> str:
+    seen = "" if f.seen_by == EVERYONE else f" (seen only by {' and '.join(f.seen_by)})"
+    return f"`{name}`: {f.type}{seen}"
+
+
+def topics() -> list[str]:
+    """Every name `entry` can explain."""
+    return [*REGISTRY.primitives, *REGISTRY.names, *EVENTS]
 
 
 def entry(name: str) -> str | None:
@@ -44,5 +56,6 @@ def entry(name: str) -> str | None:
         n = REGISTRY.names[name]
         return f"{n.name}: {n.type}\n  {n.doc}"
     if name in EVENTS:
-        return f"event {name}: " + ", ".join(f"{k}: {t}" for k, t in EVENTS[name].items())
+        e = EVENTS[name]
+        return f"event {name}: {e.doc}\n" + "\n".join(f"  {k}: {f.type} — {f.doc}" for k, f in e.fields.items())
     return None

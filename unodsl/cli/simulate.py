@@ -25,14 +25,13 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from . import plots
-from . import simulate as lib
-from .errors import UnoDslError, VariantError
-from .load import load_variant
-from .plots import PlotUnavailable
-from .simulate import ALPHA, Comparison, Simulation, TestResult
-
-EXIT_INVALID = 1
+from ..errors import UnoDslError, VariantError
+from ..tools import plots
+from ..tools import simulate as lib
+from ..tools.plots import PlotUnavailable
+from ..tools.simulate import ALPHA, Comparison, Simulation, TestResult
+from ..variant.load import load_variant
+from .common import EXIT_INVALID, agent_names, parse_options, print_diagnostics
 
 
 class _Speed(ProgressColumn):
@@ -86,15 +85,13 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
     same seeds and seatings and every difference is tested (Holm-corrected,
     α = 0.05).
     """
-    from .cli import _agents, _options, _print_diagnostics
-
     if games is not None and rounds is not None:
         raise click.UsageError("give --games or --rounds, not both")
     if other_option and other is None:
         raise click.UsageError("--compare-option needs --compare")
     count = rounds or games or 100
-    seats = _agents(agents)
-    chosen, other_chosen = _options(option), _options(other_option)
+    seats = agent_names(agents)
+    chosen, other_chosen = parse_options(option), parse_options(other_option)
     if plot_dir is not None:
         try:
             plots.check_plot()
@@ -105,7 +102,7 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
         va = load_variant(variant, chosen)
         vb = load_variant(other, other_chosen) if other is not None else None
     except VariantError as err:
-        _print_diagnostics(err.diagnostics, err_console)
+        print_diagnostics(err.diagnostics, err_console)
         sys.exit(EXIT_INVALID)
     n = players or lib.default_players(va)
     for v in (va, vb):

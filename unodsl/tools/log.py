@@ -12,9 +12,9 @@ import json
 from collections.abc import Iterable
 from typing import IO, Any
 
-from .engine.actions import Play
-from .engine.cards import Card
-from .model import Variant
+from ..engine.actions import Play
+from ..engine.cards import Card
+from ..variant.model import Variant
 
 # 2: events written as they happen, bots drawing from the game's generator, an end line.
 LOG_VERSION = 2

@@ -37,11 +37,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import AGENTS, make_agents
-from .engine.game import Game
-from .errors import RunawayRound, UnoDslError
-from .load import load_variant, resolve
-from .model import Variant
+from ..engine.game import Game
+from ..errors import RunawayRound, UnoDslError
+from ..players.bots import AGENTS, make_agents
+from ..variant.load import load_variant
+from ..variant.model import Variant
+from ..variant.resolve import resolve
 from .stats import (
     at_rank,
     chi_square,

@@ -7,8 +7,9 @@ from typing import Any
 
 from rich.markup import escape
 
-from .engine.cards import Card
-from .engine.game import Game
+from ..engine.cards import Card
+from ..engine.events import EVENTS
+from ..engine.game import Game
 
 # Display styles for common colour names; any other colour is shown in bold.
 STYLES = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "pink": "magenta",
@@ -35,13 +36,21 @@ class Narrator:
         self.names = names
         self.say = say
         self.verbose = verbose
+        # One handler per declared event that is worth telling (see told_events).
+        self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            name: getattr(self, f"on_{name}") for name in EVENTS if hasattr(self, f"on_{name}")}
+
+    @classmethod
+    def told_events(cls) -> list[str]:
+        """The events this narrator tells; each must be a declared event (a test checks)."""
+        return [name.removeprefix("on_") for name in dir(cls) if name.startswith("on_")]
 
     def who(self, p: int) -> str:
         return f"[bold]{escape(self.names[p])}[/]"
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         self.game = game
-        handler = getattr(self, f"on_{name}", None)
+        handler = self.handlers.get(name)
         if handler is not None:
             handler(data)
 

@@ -1,191 +1,20 @@
-"""The primitives of the language: one short function each.
+"""Effects: functions that change the game (`draw`, `skip`, `move`, `flip`, …).
 
 Each docstring is the function's entry in the generated language reference.
-Functions receive the game first, then their evaluated arguments; a lambda
-argument arrives as a Python callable of one value.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ..errors import GameError
-from ..lang.signature import Registry
-from .actions import Decision
-from .cards import Card
-from .game import Game
+from ...errors import GameError
+from ..cards import Card
+from ..game import Game
+from .registry import REGISTRY, Pred
 
-REGISTRY = Registry()
-query, effect, choice, name = REGISTRY.query, REGISTRY.effect, REGISTRY.choice, REGISTRY.name
-Env = dict[str, Any]
-Pred = Callable[[Any], Any]
+effect = REGISTRY.effect
 
 
-# -- names ---------------------------------------------------------------------
-@name("card")
-def top(g: Game, e: Env) -> Card | None:
-    """The top card of the discard pile."""
-    return g.discard_pile[-1] if g.discard_pile else None
-
-
-@name("card")
-def previous_top(g: Game, e: Env) -> Card | None:
-    """The card that was on top before the last card was played."""
-    return g.previous_top
-
-
-@name("color")
-def current_color(g: Game, e: Env) -> str | None:
-    """The colour to match: the last coloured card's, or the one last named."""
-    return g.current_color
-
-
-@name("player")
-def next_(g: Game, e: Env) -> int:
-    """The player after `player` in the current direction."""
-    return int((e["player"] + g.direction) % g.n)
-
-
-@name("player")
-def previous(g: Game, e: Env) -> int:
-    """The player before `player` in the current direction."""
-    return int((e["player"] - g.direction) % g.n)
-
-
-@name("player")
-def dealer(g: Game, e: Env) -> int:
-    """This round's dealer."""
-    return g.dealer
-
-
-@name("players")
-def players(g: Game, e: Env) -> list[int]:
-    """Every player in turn order, starting with `player`."""
-    p, d, n = e["player"], g.direction, g.n
-    return [(p + i * d) % n for i in range(n)]
-
-
-@name("players")
-def opponents(g: Game, e: Env) -> list[int]:
-    """Every player but `player`, in turn order from `next`."""
-    p, d, n = e["player"], g.direction, g.n
-    return [(p + i * d) % n for i in range(1, n)]
-
-
-@name("int")
-def player_count(g: Game, e: Env) -> int:
-    """How many players are in the game."""
-    return g.n
-
-
-@name("zone")
-def hand(g: Game, e: Env) -> list[Card]:
-    """The hand of `player`."""
-    return g.hands[e["player"]]
-
-
-@name("zone")
-def draw_pile(g: Game, e: Env) -> list[Card]:
-    """The face-down draw pile (its top is the last card)."""
-    return g.draw_pile
-
-
-@name("zone")
-def discard_pile(g: Game, e: Env) -> list[Card]:
-    """The discard pile (its top is `top`)."""
-    return g.discard_pile
-
-
-@name("zone")
-def aside(g: Game, e: Env) -> list[Card]:
-    """A set-aside area, empty at the start of each round."""
-    return g.aside
-
-
-@name("str")
-def side(g: Game, e: Env) -> str:
-    """The name of the side in play."""
-    return g.variant.sides[g.side].name
-
-
-@name("int")
-def direction(g: Game, e: Env) -> int:
-    """1 while play goes clockwise (left), -1 after an odd number of reverses."""
-    return g.direction
-
-
-@name("int")
-def penalty(g: Game, e: Env) -> int:
-    """The total of a stackable draw waiting for the next player (0 if none)."""
-    return g.penalty
-
-
-@name("int")
-def round_number(g: Game, e: Env) -> int:
-    """The number of the round being played, from 1."""
-    return g.round
-
-
-# -- queries -------------------------------------------------------------------
-@query("items: any, test: fn", returns="bool")
-def any_(g: Game, items: list[Any], test: Pred) -> bool:
-    """True if `test` holds for at least one item."""
-    return any(map(test, items))
-
-
-@query("items: any, test: fn", returns="bool")
-def all_(g: Game, items: list[Any], test: Pred) -> bool:
-    """True if `test` holds for every item (and for an empty list)."""
-    return all(map(test, items))
-
-
-@query("items: any, test: fn = none", returns="int")
-def count(g: Game, items: list[Any], test: Pred | None) -> int:
-    """How many items there are, or how many pass `test`."""
-    return len(items) if test is None else sum(1 for x in items if test(x))
-
-
-@query("items: any, test: fn", elem="same")
-def filter_(g: Game, items: list[Any], test: Pred) -> list[Any]:
-    """The items for which `test` holds, in order."""
-    return [x for x in items if test(x)]
-
-
-@query("zone: cards", returns="card")
-def top_of(g: Game, zone: list[Card]) -> Card | None:
-    """The top (last) card of a pile, or none if it is empty."""
-    return zone[-1] if zone else None
-
-
-@query("who: player", returns="player")
-def next_of(g: Game, who: int) -> int:
-    """The player after `who` in the current direction."""
-    return (who + g.direction) % g.n
-
-
-@query("who: player", returns="player")
-def left_of(g: Game, who: int) -> int:
-    """The player on `who`'s left (clockwise), whatever the direction."""
-    return (who + 1) % g.n
-
-
-@query("who: player", returns="players")
-def others(g: Game, who: int) -> list[int]:
-    """Every player but `who`, in turn order from the one after `who`."""
-    return [(who + i * g.direction) % g.n for i in range(1, g.n)]
-
-
-@query("who: player, flag: str", returns="bool")
-def flagged(g: Game, who: int, flag: str) -> bool:
-    """True if `who` carries `flag` (see flag)."""
-    return flag in g.flags[who]
-
-
-playable = query("card: card, by: player = player", returns="bool")(Game.playable)
-
-
-# -- effects -------------------------------------------------------------------
 @effect("who: player, count: int = 1")
 def draw(g: Game, who: int, count: int) -> None:
     """`who` draws `count` cards (COM-1: an empty draw pile is refilled)."""
@@ -405,29 +234,3 @@ def _cut_value(v: Any, card: Card) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise GameError(f"cut: the value of {card.label} is {v!r}, not a number")
     return v
-
-
-# -- choices -------------------------------------------------------------------
-@choice("by: player = player", returns="color")
-def choose_color(g: Game, by: int) -> Decision:
-    """`by` names one of the colours of the side in play."""
-    return Decision(by, "color", g.variant.sides[g.side].colors, "name a colour")
-
-
-@choice("options: players, by: player = player", returns="player")
-def choose_player(g: Game, options: list[int], by: int) -> Decision | None:
-    """`by` picks one of `options` (none if there is no one to pick)."""
-    return Decision(by, "player", tuple(options), "pick a player") if options else None
-
-
-@choice("options: cards, by: player = player", returns="card")
-def choose_card(g: Game, options: list[Card], by: int) -> Decision | None:
-    """`by` picks one of the cards `options` (none if there is none)."""
-    return Decision(by, "card", tuple(options), "pick a card") if options else None
-
-
-@choice("who: player, question: str, about: card = none", returns="bool")
-def ask(g: Game, who: int, question: str, about: Card | None) -> Decision:
-    """`who` answers yes or no to `question` (for example "challenge" or "call_uno");
-    `about` is a card shown to them with the question."""
-    return Decision(who, "ask", (True, False), question, about)

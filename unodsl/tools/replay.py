@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .agents import AGENTS, Agent
-from .engine.actions import Decision, Play
-from .engine.cards import Card
-from .engine.game import MAX_TURNS, Game, Listener
-from .errors import Pos, UnoDslError, VariantError
-from .load import load_variant
+from ..engine.actions import Decision, Play
+from ..engine.cards import Card
+from ..engine.game import MAX_TURNS, Game, Listener
+from ..errors import Pos, UnoDslError, VariantError
+from ..players.bots import AGENTS, Agent
+from ..variant.load import load_variant
+from ..variant.model import Variant
 from .log import LOG_VERSION, event_line, plain
-from .model import Variant
 
 
 class LogError(UnoDslError):

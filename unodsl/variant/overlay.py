@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .errors import Diagnostic
-from .lang.check import did_you_mean
+from ..errors import Diagnostic, did_you_mean
 from .source import Key, Source
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import UnoDslError
+from ..errors import UnoDslError
 
 
 class PlotUnavailable(UnoDslError):

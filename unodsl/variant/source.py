@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from .errors import Diagnostic, Pos, VariantError
+from ..errors import Diagnostic, Pos, VariantError
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 200_000
@@ -140,7 +140,7 @@ def parse_source(text: str, name: str = "<string>") -> Source:
     src = Source(None, name)
     if node is None:
         raise VariantError.at(Pos(name, 1, 1), "the file is empty", "start with `unodsl: 1`")
-    builder = _Builder(src, lines)
+    builder = _NodeReader(src, lines)
     src.data = builder.build(node, ())
     return src
 
@@ -198,7 +198,9 @@ def _tab_at(lines: list[str], line: int) -> bool:
     return 0 < line <= len(lines) and "\t" in lines[line - 1]
 
 
-class _Builder:
+class _NodeReader:
+    """Turns composed YAML nodes into plain data, recording the span of every value."""
+
     def __init__(self, src: Source, lines: list[str]) -> None:
         self.src = src
         self.lines = lines

@@ -1,0 +1,240 @@
+"""The layout holds: no import circles in unodsl/, layers import downwards, and what
+the engine emits is what `engine/events.py` declares."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import ROOT, VARIANTS, classic_with
+from unodsl import Game, load_variant, make_agents, play_game
+from unodsl.engine.cards import Card
+from unodsl.engine.events import EVENTS, EVERYONE, visible_to
+from unodsl.tools.narrator import Narrator
+
+PACKAGE = ROOT / "unodsl"
+SHIPPED = sorted(VARIANTS.glob("*.yaml")) + sorted((VARIANTS / "house").glob("*.yaml"))
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the unodsl modules it imports, anywhere in its body (lazy imports count)."""
+    modules = {_module(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for mod, path in modules.items():
+        package = mod.split(".") if path.name == "__init__.py" else mod.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                target = ".".join(base + (node.module.split(".") if node.module else []))
+                targets = [target, *(f"{target}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            graph[mod] |= {t for t in targets if t in modules and t != mod and not mod.startswith(t + ".")}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work: list[tuple[str, Iterator[str]]] = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, edges = work[-1]
+            w = next(edges, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == v:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_circles_anywhere_in_the_package() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_planted_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+# Lower layers never import higher ones: the language knows nothing of variants or
+# the engine, the engine nothing of tools, players or the CLI, and so on.
+LAYERS = ["errors", "lang", "engine", "variant", "players", "tools", "cli"]
+ALLOWED = {  # a layer → the layers it may import (besides itself)
+    "errors": set(),
+    "lang": {"errors"},
+    "engine": {"errors", "lang", "variant.model"},
+    "variant": {"errors", "lang", "engine"},
+    "players": {"errors", "engine", "variant", "tools.narrator"},
+    "tools": {"errors", "lang", "engine", "variant", "players"},
+    "cli": {"errors", "lang", "engine", "variant", "players", "tools"},
+}
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_layers_import_only_downwards() -> None:
+    wrong = []
+    for mod, targets in import_graph().items():
+        layer = _layer(mod)
+        if layer not in ALLOWED:
+            continue
+        for t in targets:
+            there = _layer(t)
+            rest = t.split(".", 1)[1] if "." in t else ""
+            if there and there != layer and not any(rest == a or rest.startswith(a + ".") for a in ALLOWED[layer]):
+                wrong.append(f"{mod} imports {t}")
+    assert wrong == []
+
+
+def test_the_engine_imports_of_the_variant_layer_only_its_model() -> None:
+    graph = import_graph()
+    engine_imports = {t for m, ts in graph.items() if _layer(m) == "engine" for t in ts if _layer(t) == "variant"}
+    assert engine_imports <= {"unodsl.variant.model"}
+
+
+def test_no_command_module_imports_another_command() -> None:
+    graph = import_graph()
+    commands = {m for m in graph if m.startswith("unodsl.cli.") and m != "unodsl.cli.common"}
+    for mod in commands:
+        assert not (graph[mod] & commands), f"{mod} imports another command"
+        assert "unodsl.cli" not in graph[mod], f"{mod} imports the group back"
+
+
+# -- events: what is emitted is what is declared --------------------------------
+
+def _emit_calls() -> Iterator[tuple[str, ast.Call]]:
+    for path in (PACKAGE / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "emit"):
+                yield f"{path.name}:{node.lineno}", node
+
+
+def test_every_emit_in_the_engine_names_a_declared_event_with_exactly_its_fields() -> None:
+    seen = 0
+    for where, call in _emit_calls():
+        name, data = call.args
+        assert isinstance(name, ast.Constant), f"{where}: emit's event name should be a literal"
+        assert name.value in EVENTS, f"{where}: {name.value!r} is not declared in events.py"
+        assert isinstance(data, ast.Dict), f"{where}: emit's fields should be a dict literal"
+        keys = {k.value for k in data.keys if isinstance(k, ast.Constant)}
+        assert keys == set(EVENTS[name.value].fields), f"{where}: {name.value} sends {sorted(keys)}"
+        seen += 1
+    assert seen >= 20
+
+
+def _type_ok(kind: str, value: Any, game: Game) -> bool:
+    match kind:
+        case "player":
+            return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < game.n
+        case "int":
+            return isinstance(value, int) and not isinstance(value, bool)
+        case "card":
+            return isinstance(value, Card)
+        case "color":
+            return isinstance(value, str) and any(value in s.colors for s in game.variant.sides)
+        case "str":
+            return isinstance(value, str)
+    return kind == "any"
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_emitted_events_match_their_declaration(path: Path) -> None:
+    variant = load_variant(path)
+    emitted: set[str] = set()
+    for seed in range(6):
+        players = max(variant.min_players, min(variant.max_players, 2 + seed % 3))
+        problems: list[str] = []
+
+        def check(game: Game, name: str, data: dict[str, Any], problems: list[str] = problems) -> None:
+            emitted.add(name)
+            declared = EVENTS[name].fields
+            if set(data) != set(declared):
+                problems.append(f"{name} sends {sorted(data)}, declares {sorted(declared)}")
+            problems.extend(f"{name}.{k} = {v!r} is not {declared[k].type}"
+                            for k, v in data.items() if k in declared and not _type_ok(declared[k].type, v, game))
+
+        game = Game(variant, players, seed, listeners=[check])
+        play_game(game, make_agents(["greedy", "random"], players))
+        assert problems == []
+    assert emitted, "no event was emitted"
+
+
+def test_every_declared_event_is_emitted_somewhere_in_the_engine_or_reserved() -> None:
+    sent = {call.args[0].value for _, call in _emit_calls() if isinstance(call.args[0], ast.Constant)}
+    never = {name for name, e in EVENTS.items() if name not in sent and not e.reserved}
+    assert never == set(), f"declared but never emitted (mark them reserved, with a reason): {sorted(never)}"
+
+
+def test_visibility_hides_a_drawn_card_from_the_other_players() -> None:
+    card = object()
+    data = {"player": 1, "card": card}
+    assert visible_to("card_drawn", data, 1) == data
+    assert visible_to("card_drawn", data, 0) == {"player": 1}
+    given = {"player": 0, "other": 2, "card": card}
+    assert visible_to("card_given", given, 2) == given
+    assert visible_to("card_given", given, 1) == {"player": 0, "other": 2}
+
+
+def test_every_field_that_is_not_public_names_seat_fields_of_its_event() -> None:
+    for name, event in EVENTS.items():
+        for fname, f in event.fields.items():
+            if f.seen_by != EVERYONE:
+                assert all(event.fields[s].type == "player" for s in f.seen_by), f"{name}.{fname}"
+
+
+def test_the_narrator_tells_only_declared_events() -> None:
+    assert set(Narrator.told_events()) <= set(EVENTS)
+
+
+def test_a_rule_can_read_the_prompt_of_a_choice(tmp_path: Path) -> None:
+    """The `choice` event's `prompt` is declared, so a rule may test it."""
+    rule = ('rules:\n  - name: count the UNO calls\n    on: choice\n'
+            '    if: prompt == "call_uno" and value == true\n    do: flag(player, "called")\n')
+    variant = load_variant(classic_with(tmp_path, "rules:\n", rule))
+    called: list[int] = []
+    game = Game(variant, 2, 3, listeners=[
+        lambda g, name, data: called.append(data["player"]) if name == "flagged" else None])
+    play_game(game, make_agents(["greedy"], 2))
+    assert called, "no UNO call was flagged by the rule"

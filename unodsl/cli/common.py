@@ -1,0 +1,69 @@
+"""What the commands share: exit codes, option parsing, loading a game's set-up, printing diagnostics.
+
+Imports no command module: each command imports from here, never from another command.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from ..errors import Diagnostic, VariantError, did_you_mean
+from ..players.bots import AGENTS
+from ..tools.simulate import default_players
+from ..variant.load import load_variant
+from ..variant.model import Variant
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, bool]:
+    """`-o NAME`, `-o NAME=on|off` → {name: on}."""
+    chosen = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if value.lower() not in ("", "on", "true", "yes", "1", "off", "false", "no", "0"):
+            raise click.BadParameter(f"{pair!r}: use NAME, NAME=on or NAME=off", param_hint="--option")
+        chosen[name] = value.lower() not in ("off", "false", "no", "0")
+    return chosen
+
+
+def agent_names(text: str) -> list[str]:
+    """`--agents greedy,random` → the names, each checked."""
+    names = [a.strip() for a in text.split(",") if a.strip()]
+    for name in names:
+        if name not in AGENTS:
+            hint = did_you_mean(name, AGENTS) or f"agents: {', '.join(AGENTS)}"
+            raise click.BadParameter(f"unknown agent {name!r} ({hint})", param_hint="--agents")
+    return names or ["random"]
+
+
+def game_setup(variant: str, option: tuple[str, ...], players: int | None, seed: int | None
+               ) -> tuple[Variant, int, int]:
+    """The variant with its options (an invalid one is reported, and the command exits),
+    the number of players (default: 4, or the nearest the variant allows) and the seed."""
+    try:
+        v = load_variant(variant, parse_options(option))
+    except VariantError as err:
+        print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
+        sys.exit(EXIT_INVALID)
+    n = players or default_players(v)
+    if not v.min_players <= n <= v.max_players:
+        raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
+    return v, n, random.SystemRandom().randrange(1_000_000) if seed is None else seed
+
+
+def print_diagnostics(diags: list[Diagnostic], console: Console) -> None:
+    """Each diagnostic as `file:line:col: severity: message`, with its hint below."""
+    for d in diags:
+        color = "red" if d.severity == "error" else "yellow"
+        console.print(f"[bold]{escape(str(d.pos))}[/]: [{color}]{d.severity}[/]: {escape(d.message)}",
+                      markup=True, highlight=False, soft_wrap=True)
+        if d.hint:
+            console.print(f"  hint: {d.hint}", soft_wrap=True, markup=False)

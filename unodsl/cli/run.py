@@ -1,0 +1,65 @@
+"""`unodsl run`: play a whole game with bots and tell what happens."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.console import Console
+
+from ..engine.game import Game
+from ..errors import UnoDslError
+from ..players.bots import make_agents, play_game
+from ..tools.log import EventLog, log_header, write_log
+from ..tools.narrator import Narrator
+from .common import EXIT_INVALID, agent_names, game_setup
+
+
+@click.command()
+@click.argument("variant")
+@click.option("-p", "--players", type=click.IntRange(1, 100), help="Number of players (default: 4, "
+              "or the nearest the variant allows).")
+@click.option("-s", "--seed", type=int, help="Random seed; the same seed plays the same game (default: random).")
+@click.option("-a", "--agents", default="greedy,random", show_default=True,
+              help="Comma-separated agents, one per seat, repeated to fill the table: random, greedy.")
+@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
+              help="Switch a variant option on (or off); repeatable.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the full event log to this file as JSON Lines.")
+@click.option("-v", "--verbose", is_flag=True, help="Tell every turn, not only the notable events.")
+@click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
+              help="End a round that runs longer than this with an error.")
+def run(variant: str, players: int | None, seed: int | None, agents: str, option: tuple[str, ...],
+        log_file: str | None, verbose: bool, max_turns: int) -> None:
+    """Play a whole game of VARIANT with bots and tell what happens."""
+    console = Console(highlight=False)
+    v, n, seed = game_setup(variant, option, players, seed)
+    bots = make_agents(agent_names(agents), n)
+    names = [f"P{p + 1} ({bots[p].name})" for p in range(n)]
+    on = [o.name for o in v.options if o.enabled]
+    console.print(f"[bold]{v.name}[/] — {n} players, seed {seed}"
+                  + (f", options: {', '.join(on)}" if on else ""))
+    narrator = Narrator(names, console.print, verbose)
+    events = EventLog()
+    game: Game | None = None
+    try:
+        game = Game(v, n, seed, max_turns=max_turns, listeners=[narrator, *([events] if log_file else [])])
+        play_game(game, bots)
+    except UnoDslError as err:
+        console.print(f"[red]error:[/] {err}")
+        sys.exit(EXIT_INVALID)
+    finally:
+        if log_file is not None:
+            with open(log_file, "w", encoding="utf-8") as out:
+                header = log_header(v, n, seed, [b.name for b in bots], max_turns)
+                write_log(out, header, events.lines, over=game is not None and game.over)
+    winner = game.winner
+    assert winner is not None
+    console.print("\n[bold]Final scores[/]")
+    ranking = sorted(range(n), key=lambda p: game.scores[p], reverse=v.scoring.winner == "highest")
+    for place, p in enumerate(ranking, 1):
+        console.print(f"  {place}. {names[p]:<16} {game.scores[p]:>5}")
+    console.print(f"[bold green]{names[winner]} wins[/] after {game.round} round(s) "
+                  f"and {sum(game.round_turns)} turns.")
+    if log_file:
+        console.print(f"event log: {log_file}")

@@ -1,0 +1,12 @@
+"""The primitives of the language: one short function each, by kind.
+
+Importing this package registers every primitive in REGISTRY (the checker's
+and the compiler's table, and the source of the generated reference).
+"""
+
+from __future__ import annotations
+
+from . import choices, effects, names, queries
+from .registry import REGISTRY
+
+__all__ = ["REGISTRY", "choices", "effects", "names", "queries"]

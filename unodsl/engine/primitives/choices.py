@@ -1,0 +1,38 @@
+"""Choices: questions put to a player's agent (`choose_color`, `ask`, …).
+
+Each docstring is the function's entry in the generated language reference.
+"""
+
+from __future__ import annotations
+
+from ..actions import Decision
+from ..cards import Card
+from ..game import Game
+from .registry import REGISTRY
+
+choice = REGISTRY.choice
+
+
+@choice("by: player = player", returns="color")
+def choose_color(g: Game, by: int) -> Decision:
+    """`by` names one of the colours of the side in play."""
+    return Decision(by, "color", g.variant.sides[g.side].colors, "name a colour")
+
+
+@choice("options: players, by: player = player", returns="player")
+def choose_player(g: Game, options: list[int], by: int) -> Decision | None:
+    """`by` picks one of `options` (none if there is no one to pick)."""
+    return Decision(by, "player", tuple(options), "pick a player") if options else None
+
+
+@choice("options: cards, by: player = player", returns="card")
+def choose_card(g: Game, options: list[Card], by: int) -> Decision | None:
+    """`by` picks one of the cards `options` (none if there is none)."""
+    return Decision(by, "card", tuple(options), "pick a card") if options else None
+
+
+@choice("who: player, question: str, about: card = none", returns="bool")
+def ask(g: Game, who: int, question: str, about: Card | None) -> Decision:
+    """`who` answers yes or no to `question` (for example "challenge" or "call_uno");
+    `about` is a card shown to them with the question."""
+    return Decision(who, "ask", (True, False), question, about)

@@ -1,0 +1,116 @@
+"""Names: values a variant reads without calling anything (`top`, `hand`, `next`, …).
+
+Each docstring is the function's entry in the generated language reference.
+"""
+
+from __future__ import annotations
+
+from ..cards import Card
+from ..game import Game
+from .registry import REGISTRY, Env
+
+name = REGISTRY.name
+
+
+@name("card")
+def top(g: Game, e: Env) -> Card | None:
+    """The top card of the discard pile."""
+    return g.discard_pile[-1] if g.discard_pile else None
+
+
+@name("card")
+def previous_top(g: Game, e: Env) -> Card | None:
+    """The card that was on top before the last card was played."""
+    return g.previous_top
+
+
+@name("color")
+def current_color(g: Game, e: Env) -> str | None:
+    """The colour to match: the last coloured card's, or the one last named."""
+    return g.current_color
+
+
+@name("player")
+def next_(g: Game, e: Env) -> int:
+    """The player after `player` in the current direction."""
+    return int((e["player"] + g.direction) % g.n)
+
+
+@name("player")
+def previous(g: Game, e: Env) -> int:
+    """The player before `player` in the current direction."""
+    return int((e["player"] - g.direction) % g.n)
+
+
+@name("player")
+def dealer(g: Game, e: Env) -> int:
+    """This round's dealer."""
+    return g.dealer
+
+
+@name("players")
+def players(g: Game, e: Env) -> list[int]:
+    """Every player in turn order, starting with `player`."""
+    p, d, n = e["player"], g.direction, g.n
+    return [(p + i * d) % n for i in range(n)]
+
+
+@name("players")
+def opponents(g: Game, e: Env) -> list[int]:
+    """Every player but `player`, in turn order from `next`."""
+    p, d, n = e["player"], g.direction, g.n
+    return [(p + i * d) % n for i in range(1, n)]
+
+
+@name("int")
+def player_count(g: Game, e: Env) -> int:
+    """How many players are in the game."""
+    return g.n
+
+
+@name("zone")
+def hand(g: Game, e: Env) -> list[Card]:
+    """The hand of `player`."""
+    return g.hands[e["player"]]
+
+
+@name("zone")
+def draw_pile(g: Game, e: Env) -> list[Card]:
+    """The face-down draw pile (its top is the last card)."""
+    return g.draw_pile
+
+
+@name("zone")
+def discard_pile(g: Game, e: Env) -> list[Card]:
+    """The discard pile (its top is `top`)."""
+    return g.discard_pile
+
+
+@name("zone")
+def aside(g: Game, e: Env) -> list[Card]:
+    """A set-aside area, empty at the start of each round."""
+    return g.aside
+
+
+@name("str")
+def side(g: Game, e: Env) -> str:
+    """The name of the side in play."""
+    return g.variant.sides[g.side].name
+
+
+@name("int")
+def direction(g: Game, e: Env) -> int:
+    """1 while play goes clockwise (left), -1 after an odd number of reverses."""
+    return g.direction
+
+
+@name("int")
+def penalty(g: Game, e: Env) -> int:
+    """The total of a stackable draw waiting for the next player (0 if none)."""
+    return g.penalty
+
+
+@name("int")
+def round_number(g: Game, e: Env) -> int:
+    """The number of the round being played, from 1."""
+    return g.round

@@ -1,0 +1,26 @@
+"""The compiled form of the language, shared by the compiler, the model and the engine.
+
+An expression compiles to a closure `Fn(game, env) -> value`. An effect program
+compiles to a tuple of steps that the engine runs one by one, so that a step may
+stop and wait for a player's decision. A step is a tuple whose first item is an
+opcode:
+
+    (DO, fn)                       evaluate fn for its effect
+    (LET, name, fn)                bind a variable
+    (CHOOSE, name, fn)             fn gives a Decision; its answer is bound to name
+    (IF, test, then, orelse)       two sub-programs
+    (FOR, var, items_fn, body)     body once per item
+    (WHILE, test, body)            body while test holds
+    (REPEAT, count_fn, body)       body count times
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Fn = Callable[[Any, dict[str, Any]], Any]
+
+DO, LET, CHOOSE, IF, FOR, WHILE, REPEAT = range(7)
+Step = tuple[Any, ...]
+Program = tuple[Step, ...]

@@ -1,0 +1,176 @@
+"""A merged, schema-valid variant file → the Variant model, its expressions compiled.
+
+Problems are collected as diagnostics (in `Expressions.diags`), never raised, so
+that one run reports all of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..engine.events import EVENTS, rule_env
+from ..errors import Diagnostic, did_you_mean
+from ..lang.compile import reads_only_faces
+from .expressions import Expressions, parse_once
+from .lint import self_applications
+from .model import CardKind, DrawRule, Face, Rule, Scoring, Side, TurnRules, Variant
+from .source import Key
+
+DEFAULT_MATCH = "card.wild or card.color == current_color or card.symbol == top.symbol"
+CARD_ENV = {"player": "player", "card": "card"}
+PLAYER_ENV = {"player": "player"}
+DEALER = ("player", "int")  # a dealer expression gives a player (a seat number works too)
+MAX_CARDS = 100_000  # in one deck group, and in a deck
+
+
+class VariantBuilder:
+    """Builds one Variant from a merged file; `exprs` holds the diagnostics and checked trees."""
+
+    def __init__(self, exprs: Expressions) -> None:
+        self.exprs = exprs
+        self.data: dict[str, Any] = exprs.src.data
+
+    def build(self) -> Variant:
+        d, x = self.data, self.exprs
+        sides_raw = d.get("sides") or [{"name": "front", "colors": d.get("colors", []),
+                                        "deck": d.get("deck", [])}]
+        side_keys: list[Key] = [("sides", i) for i in range(len(sides_raw))] if "sides" in d else [()]
+        x.kinds = frozenset(d["cards"])
+        x.colors = frozenset(c for s in sides_raw for c in s.get("colors", []))
+        kinds = {name: self.kind(name) for name in d["cards"]}
+        before = len(x.diags)
+        sides = tuple(self.side(raw, key, kinds) for raw, key in zip(sides_raw, side_keys, strict=True))
+        self.deck_ok = len(x.diags) == before  # totals are only meaningful for a deck without errors
+        players = d["players"]
+        if players["min"] > players["max"]:
+            x.error(("players", "min"), f"players: min ({players['min']}) is more than max ({players['max']})",
+                    "swap the two numbers")
+        rnd = d["round"]
+        turn = d.get("turn", {})
+        draw = turn.get("draw", {})
+        match = x.condition(("turn", "match"), CARD_ENV, default=DEFAULT_MATCH)
+        match_tree = x.trees.get(("turn", "match")) if "match" in turn else parse_once(DEFAULT_MATCH)
+        return Variant(
+            name=d["name"], file=x.src.file,
+            min_players=players["min"], max_players=players["max"],
+            sides=sides, pairing=d.get("pairing", "shuffled"), kinds=kinds,
+            first_dealer=x.condition(("round", "first_dealer"), PLAYER_ENV, effects=True, want=DEALER)
+            if "first_dealer" in rnd else None,
+            next_dealer=x.condition(("round", "next_dealer"), PLAYER_ENV, effects=True,
+                                    default="left_of(dealer)", want=DEALER),
+            setup=x.program(("round", "setup"), PLAYER_ENV),
+            turn=TurnRules(
+                match=match or (lambda g, e: False),
+                must_play_if_able=turn.get("must_play_if_able", False),
+                match_is_pure=match_tree is not None and reads_only_faces(match_tree),
+                draw=DrawRule(count=draw.get("count", 1), until_playable=draw.get("until_playable", False),
+                              max=draw.get("max", 10),
+                              allowed_if=x.condition(("turn", "draw", "allowed_if"), PLAYER_ENV),
+                              then=draw.get("then", "may_play")),
+            ),
+            scoring=Scoring(d["scoring"].get("round", "winner_scores_others"),
+                            d["scoring"]["target"], d["scoring"].get("winner", "highest")),
+            rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
+            options=(),
+        )
+
+    def kind(self, name: str) -> CardKind:
+        x = self.exprs
+        raw = self.data["cards"][name]
+        key: Key = ("cards", name)
+        on_play = x.program((*key, "on_play"), CARD_ENV)
+        tree = x.trees.get((*key, "on_play"))
+        again = next(self_applications(tree), None) if tree is not None else None
+        if again is not None:
+            x.diags.append(Diagnostic(
+                x.at((*key, "on_play"), *again.at), "apply(card) runs this on_play again, which runs "
+                "apply(card) again, without end", "apply another card, or only under a condition"))
+        return CardKind(
+            name=name, points=raw["points"], wild=raw.get("wild", False),
+            on_play=on_play,
+            legal_if=x.condition((*key, "legal_if"), CARD_ENV),
+            description=raw.get("description", ""),
+        )
+
+    def side(self, raw: dict[str, Any], key: Key, kinds: Mapping[str, CardKind]) -> Side:
+        colors = tuple(raw.get("colors", []))
+        faces: list[Face] = []
+        for i, entry in enumerate(raw.get("deck", [])):
+            faces += self.entry(entry, (*key, "deck", i), colors, kinds)
+            if len(faces) > MAX_CARDS:
+                self.exprs.error((*key, "deck"), f"the deck has more than {MAX_CARDS:,} cards",
+                                 "check the counts and the ranks ranges")
+                break
+        return Side(raw.get("name", "front"), colors, tuple(faces))
+
+    def entry(self, entry: dict[str, Any], key: Key, colors: tuple[str, ...],
+              kinds: Mapping[str, CardKind]) -> Iterable[Face]:
+        """The faces one deck group makes."""
+        x = self.exprs
+        names = entry["kind"] if isinstance(entry["kind"], list) else [entry["kind"]]
+        ranks = self.ranks(entry.get("ranks"), (*key, "ranks"))
+        if ranks is None:
+            return []
+        use = tuple(entry.get("colors", colors))
+        for c in use:
+            if c not in colors:
+                x.error((*key, "colors"), f"colour {c!r} is not one of this deck's colours",
+                        did_you_mean(c, colors) or f"colours: {', '.join(colors) or 'none'}")
+                return []
+        per_color = "per_color" in entry
+        if per_color and not use:
+            x.error(key, "per_color needs colours, but this deck has none", "use count instead")
+            return []
+        copies = entry.get("per_color", entry.get("count", 1))
+        total = copies * len(names) * max(1, len(ranks)) * (len(use) if per_color else 1)
+        if total > MAX_CARDS:
+            x.error(key, f"this group makes {total:,} cards; a deck may have at most {MAX_CARDS:,}",
+                    "check the counts and the ranks range")
+            return []
+        faces = []
+        for n, kname in enumerate(names):
+            kind = kinds.get(kname)
+            if kind is None:
+                k = (*key, "kind", n) if isinstance(entry["kind"], list) else (*key, "kind")
+                x.error(k, f"unknown card kind {kname!r}", did_you_mean(kname, kinds) or "define it under `cards:`")
+                continue
+            if kind.points == "rank" and not ranks:
+                x.error(key, f"{kname!r} scores its rank (points: rank) but this group gives no ranks",
+                        "add ranks: 1-9 (for example)")
+                continue
+            for rank in ranks or (None,):
+                points = rank if kind.points == "rank" else kind.points
+                for color in use if per_color else [None]:
+                    face = Face(kname, color, rank, int(points or 0), kind.wild)
+                    faces += [face] * copies
+        return faces
+
+    def ranks(self, raw: Any, key: Key) -> Sequence[int] | None:
+        """The ranks of a deck group (None after reporting a mistake)."""
+        if raw is None:
+            return []
+        if isinstance(raw, int):
+            return [raw]
+        if isinstance(raw, list):
+            return list(raw)
+        lo, hi = (int(x) for x in re.split("-", raw))
+        if lo > hi:
+            self.exprs.error(key, f"ranks {raw!r} run backwards", f"write {hi}-{lo}")
+            return None
+        return range(lo, hi + 1)  # its length is checked before any card is made
+
+    def rule(self, i: int, raw: dict[str, Any]) -> Rule:
+        x = self.exprs
+        key: Key = ("rules", i)
+        event = raw["on"]
+        name = raw.get("name", f"rule {i + 1}")
+        if event not in EVENTS:
+            x.error((*key, "on"), f"unknown event {event!r}",
+                    did_you_mean(event, EVENTS) or f"events: {', '.join(EVENTS)}")
+            # Its `if` and `do` read the event's fields, so checking them now would only
+            # report consequences of the wrong name.
+            return Rule(name, event, None, ())
+        env = rule_env(event)
+        return Rule(name, event, x.condition((*key, "if"), env), x.program((*key, "do"), env))

@@ -1,0 +1,159 @@
+"""The expressions of one variant file: parse, check and compile each, reporting problems
+as positioned diagnostics instead of stopping at the first.
+
+Each checked tree is kept (with its nodes' static types) for the lints that look
+at the whole file after the model is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..engine.primitives import REGISTRY
+from ..errors import Diagnostic, Pos
+from ..lang import ast
+from ..lang.check import TYPE_WORDS, CheckError, Context, check, show
+from ..lang.compile import compile_expr, compile_program
+from ..lang.parse import LangSyntaxError, parse
+from ..lang.program import Fn, Program
+from ..lang.signature import fits
+from ..lang.walk import depth
+from .source import Key, Source
+
+MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
+
+
+@lru_cache(maxsize=4096)
+def parse_once(text: str) -> ast.Node:
+    """parse(), remembered: a text repeated by aliases, options or overlays is parsed once.
+
+    Trees are immutable, so sharing one between places is safe."""
+    return parse(text)
+
+
+@dataclass
+class Expressions:
+    """Parses, checks and compiles the expressions of one merged variant file."""
+
+    src: Source
+    kinds: frozenset[str] = frozenset()
+    colors: frozenset[str] = frozenset()
+    diags: list[Diagnostic] = field(default_factory=list)
+    trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
+    types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
+
+    def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
+        pos = self.src.key_pos(key) if on_key else self.src.pos(key)
+        self.diags.append(Diagnostic(pos, message, hint))
+
+    def warn(self, key: Key, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(self.src.key_pos(key), message, hint, "warning"))
+
+    def at(self, key: Key, line: int, col: int) -> Pos:
+        """The file position of (line, col) inside the expression text at `key`."""
+        span = self.src.spans.get(key)
+        return span.locate(line, col) if span else self.src.pos(key)
+
+    def get(self, key: Key) -> Any:
+        """The raw value at `key` in the merged file, or None."""
+        value: Any = self.src.data
+        for part in key:
+            if isinstance(value, dict) and isinstance(part, str):
+                value = value.get(part)
+            elif isinstance(value, list) and isinstance(part, int) and part < len(value):
+                value = value[part]
+            else:
+                return None
+        return value
+
+    def program(self, key: Key, env: Mapping[str, str]) -> Program:
+        """The effect program at `key` (empty if absent or wrong)."""
+        text = self.get(key)
+        if not isinstance(text, str):
+            return ()
+        node = self.parse(key, text)
+        ctx = self._context(env, effects=True)
+        if node is None or self._check(key, node, ctx, program=True) is None:
+            return ()
+        return compile_program(node, ctx)
+
+    def condition(self, key: Key, env: Mapping[str, str], *, effects: bool = False,
+                  default: str | None = None, want: tuple[str, ...] = ("bool",)) -> Fn | None:
+        """Compile the expression at `key` (or `default` if absent); its type must fit one of `want`."""
+        text = self.get(key)
+        if not isinstance(text, str):
+            if default is None:
+                return None
+            text, key = default, ()
+        node = self.parse(key, text) if key else parse_once(text)
+        ctx = self._context(env, effects=effects)
+        t = None if node is None else self._check(key, node, ctx, program=False)
+        if node is None or t is None:
+            return None
+        if not any(fits(t, w) for w in want):
+            where = ".".join(str(k) for k in key)
+            if want == ("bool",):
+                what, hint = f"{where} is a condition", "compare it, e.g. count(hand) > 0 or card.rank == 7"
+            else:
+                what, hint = f"{where} should give {TYPE_WORDS[want[0]]}", "for example left_of(dealer)"
+            self.error(key, f"{what}, but {show(node)} is {TYPE_WORDS.get(t, t)}", hint)
+            return None
+        return compile_expr(node, ctx)
+
+    def parse(self, key: Key, text: str) -> ast.Node | None:
+        """The syntax tree of the text at `key`, or None after reporting why not."""
+        deep = too_deep(text)
+        if deep is not None:
+            self.diags.append(Diagnostic(self.at(key, *deep), f"brackets are nested more than {MAX_NESTING} "
+                                         "levels deep", "split the expression using variables (x = …; …)"))
+            return None
+        try:
+            node: ast.Node | None = parse_once(text)
+        except LangSyntaxError as err:
+            self.diags.append(Diagnostic(self.at(key, err.line, err.col), f"syntax error: {err.message}",
+                                         err.hint))
+            return None
+        except RecursionError:
+            node = None
+        if node is None or depth(node) > MAX_NESTING:
+            self.diags.append(Diagnostic(self.at(key, 1, 1), f"the expression nests more than {MAX_NESTING} "
+                                         "levels deep", "split it using variables (x = …; …)"))
+            return None
+        return node
+
+    def _check(self, key: Key, node: ast.Node, ctx: Context, program: bool) -> str | None:
+        """The static type of a checked expression, or None after reporting its error."""
+        try:
+            t = check(node, ctx, program=program)
+        except CheckError as err:
+            self.diags.append(Diagnostic(self.at(key, *err.at), err.message, err.hint))
+            return None
+        self.trees[key] = node
+        self.types[key] = ctx.types
+        return t
+
+    def _context(self, env: Mapping[str, str], effects: bool) -> Context:
+        return Context(REGISTRY, env, self.kinds, self.colors, effects)
+
+
+def too_deep(text: str) -> tuple[int, int] | None:
+    """(line, col) of the first bracket nested deeper than MAX_NESTING, outside strings."""
+    level, line, col, quote = 0, 1, 0, ""
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([":
+            level += 1
+            if level > MAX_NESTING:
+                return line, col
+        elif ch in ")]":
+            level -= 1
+    return None
