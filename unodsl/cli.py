@@ -201,6 +201,23 @@ def explain(name: str | None, as_markdown: bool) -> None:
     click.echo(text)
 
 
+@main.command()
+@click.argument("variant")
+@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
+              help="Switch a variant option on (or off); repeatable.")
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
+              help="Markdown, or one self-contained printable HTML page.")
+@click.option("--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
+def rulebook(variant: str, option: tuple[str, ...], fmt: str, output: str | None) -> None:
+    """Write the rulebook of VARIANT (cards, set-up, turn, effects, rules, scoring, options)."""
+    from .tools.rulebook import render_variant
+    text = render_variant(_table(variant, option, None, 0)[0], fmt)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+
+
 @main.command(name="list")
 def list_cmd() -> None:
     """List the shipped variants."""

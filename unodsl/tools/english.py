@@ -27,7 +27,7 @@ from ..lang.parse import parse
 
 
 def humanise(name: str) -> str:
-    """`wild_draw_four` → "Wild Draw Four" (a card kind's name, from data)."""
+    """`king_of_hearts` → "King Of Hearts" (a card kind's name, from data)."""
     return " ".join(w.capitalize() for w in name.split("_") if w)
 
 
@@ -167,10 +167,8 @@ NAMES: dict[str, str] = {
     "round_number": "the round number",
 }
 
-CARD_WORDS: dict[str, str] = {
-    "kind": "kind", "color": "colour", "rank": "number", "points": "points",
-    "wild": "wildness", "symbol": "number or symbol", "back": "back",
-}
+CARD_WORDS: dict[str, str] = dict(kind="kind", color="colour", rank="number", points="points",
+                                  wild="wildness", symbol="number or symbol", back="back")
 
 PLAYER_WORDS: dict[str, str] = {"hand": "hand", "score": "score", "seat": "seat"}
 
@@ -323,7 +321,7 @@ class English:
             case ast.Literal(value=int() as n):
                 return str(n)
             case ast.Literal(value=str() as s):
-                return humanise(s) if s in self.kinds else s if s.isalpha() else f"“{words(s)}”"
+                return humanise(s) if s in self.kinds else f"“{words(s)}”"
             case ast.Name(id=name):
                 return self.name(name)
             case ast.Attr(obj=obj, name=attr):
@@ -560,11 +558,10 @@ Phrase = Callable[[English, Args], Said]
 PHRASES: dict[str, Phrase] = {}
 
 
-def phrase(name: str) -> Callable[[Phrase], Phrase]:
-    def register(fn: Phrase) -> Phrase:
-        PHRASES[name] = fn
-        return fn
-    return register
+def phrase(fn: Phrase) -> Phrase:
+    """Register the phrase of the primitive named like the function (`any_` for any)."""
+    PHRASES[fn.__name__.rstrip("_")] = fn
+    return fn
 
 
 def _players(e: English, node: ast.Node) -> bool:
@@ -586,8 +583,8 @@ def _zone(e: English, zone: ast.Node) -> str:
     return f"{possessive(owner)} hand" if owner is not None else e.value(zone)
 
 
-@phrase("any")
-def _any(e: English, a: Args) -> Said:
+@phrase
+def any_(e: English, a: Args) -> Said:
     if _players(e, a["items"]):
         return _quantified(e, a, "some player", "no player")
     nouns = e.card_nouns(a["test"])
@@ -601,8 +598,8 @@ def _any(e: English, a: Args) -> Said:
                 negative=Clause(None, f"there is {none} in {where}"))
 
 
-@phrase("all")
-def _all(e: English, a: Args) -> Said:
+@phrase
+def all_(e: English, a: Args) -> Said:
     if _players(e, a["items"]):
         return _quantified(e, a, "every player", "not every player")
     nouns = join([plural(n) for n in e.card_nouns(a["test"])], "or")
@@ -615,8 +612,8 @@ def _all(e: English, a: Args) -> Said:
                 negative=Clause(None, f"{where} holds something other than {nouns}"))
 
 
-@phrase("count")
-def _count(e: English, a: Args) -> Said:
+@phrase
+def count_(e: English, a: Args) -> Said:
     items = a["items"]
     test = a.bound.get("test")
     if "test" not in a.given or test is None or isinstance(test, ast.Literal):
@@ -625,59 +622,59 @@ def _count(e: English, a: Args) -> Said:
     return Said(noun=f"the number of {join([plural(n) for n in e.card_nouns(test)], 'or')} in {_zone(e, items)}")
 
 
-@phrase("filter")
-def _filter(e: English, a: Args) -> Said:
+@phrase
+def filter_(e: English, a: Args) -> Said:
     nouns = join([plural(n) for n in e.card_nouns(a["test"])], "or")
     return Said(noun=f"the {nouns} in {_zone(e, a['items'])}")
 
 
-@phrase("top_of")
-def _top_of(e: English, a: Args) -> Said:
+@phrase
+def top_of_(e: English, a: Args) -> Said:
     return Said(noun=f"the top card of {e.value(a['zone'])}")
 
 
-@phrase("next_of")
-def _next_of(e: English, a: Args) -> Said:
+@phrase
+def next_of_(e: English, a: Args) -> Said:
     return Said(noun=f"the player after {e.value(a['who'])}")
 
 
-@phrase("left_of")
-def _left_of(e: English, a: Args) -> Said:
+@phrase
+def left_of_(e: English, a: Args) -> Said:
     return Said(noun=f"the player on {possessive(e.value(a['who']))} left")
 
 
-@phrase("others")
-def _others(e: English, a: Args) -> Said:
+@phrase
+def others_(e: English, a: Args) -> Said:
     return Said(noun=f"every player but {e.value(a['who'])}")
 
 
-@phrase("flagged")
-def _flagged(e: English, a: Args) -> Said:
+@phrase
+def flagged_(e: English, a: Args) -> Said:
     who, flag = e.value(a["who"]), e.value(a["flag"])
     return Said(clause=Clause(who, f"{{is}} marked {flag}"), negative=Clause(who, f"{{is}} not marked {flag}"))
 
 
-@phrase("playable")
-def _playable(e: English, a: Args) -> Said:
+@phrase
+def playable_(e: English, a: Args) -> Said:
     card, by = e.value(a["card"]), e.value(a["by"])
     return Said(clause=Clause(card, f"may be played by {by}"), negative=Clause(card, f"may not be played by {by}"))
 
 
-@phrase("draw")
-def _draw(e: English, a: Args) -> Said:
+@phrase
+def draw_(e: English, a: Args) -> Said:
     n = _int(a["count"])
     count = cards(n) if n is not None else f"{e.value(a['count'])} cards"
     return Said(clause=Clause(e.value(a["who"]), f"draw{{s}} {count}"))
 
 
-@phrase("draw_until")
-def _draw_until(e: English, a: Args) -> Said:
+@phrase
+def draw_until_(e: English, a: Args) -> Said:
     nouns = join([article(n) for n in e.card_nouns(a["test"])], "or")
     return Said(clause=Clause(e.value(a["who"]), f"draw{{s}} cards until {{they}} draw {nouns}"))
 
 
-@phrase("skip")
-def _skip(e: English, a: Args) -> Said:
+@phrase
+def skip_(e: English, a: Args) -> Said:
     n = _int(a["count"])
     if n == 1:
         return Said(clause=Clause(NAMES["next"], "lose{s} {their} turn"))
@@ -685,31 +682,31 @@ def _skip(e: English, a: Args) -> Said:
     return Said(clause=Clause(players, "lose{s} {their} turn", many=True))
 
 
-@phrase("reverse")
-def _reverse(e: English, a: Args) -> Said:
+@phrase
+def reverse_(e: English, a: Args) -> Said:
     return Said(clause=Clause("play", "change{s} direction"))
 
 
-@phrase("play_again")
-def _play_again(e: English, a: Args) -> Said:
+@phrase
+def play_again_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.player, "take{s} another turn"))
 
 
-@phrase("start_with")
-def _start_with(e: English, a: Args) -> Said:
+@phrase
+def start_with_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.value(a["who"]), "play{s} next"))
 
 
-@phrase("set_color")
-def _set_color(e: English, a: Args) -> Said:
+@phrase
+def set_color_(e: English, a: Args) -> Said:
     color = a["color"]
     if isinstance(color, ast.Call) and color.func == "choose_color":
         return Said(clause=Clause(e.value(bind(color)["by"]), "name{s} the colour to play"))
     return Said(clause=Clause("the colour to play", f"become{{s}} {e.value(color)}"))
 
 
-@phrase("pending_draw")
-def _pending_draw(e: English, a: Args) -> Said:
+@phrase
+def pending_draw_(e: English, a: Args) -> Said:
     nouns = join([article(n) for n in e.card_nouns(a["answer"])], "or")
     n = _int(a["count"])
     count = cards(n) if n is not None else f"{e.value(a['count'])} cards"
@@ -717,13 +714,13 @@ def _pending_draw(e: English, a: Args) -> Said:
                               "which passes the growing total on; whoever takes the draw ends their turn"))
 
 
-@phrase("swap_hands")
-def _swap_hands(e: English, a: Args) -> Said:
+@phrase
+def swap_hands_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.value(a["a"]), f"swap{{s}} hands with {e.value(a['b'])}"))
 
 
-@phrase("give")
-def _give(e: English, a: Args) -> Said:
+@phrase
+def give_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.value(a["giver"]), f"give{{s}} {e.value(a['card'])} to {e.value(a['receiver'])}"))
 
 
@@ -735,78 +732,79 @@ def _onto(e: English, target: ast.Node, at: ast.Node) -> str:
     return f"{'under' if bottom else 'onto'} {e.value(target)}"
 
 
-@phrase("move")
-def _move(e: English, a: Args) -> Said:
+@phrase
+def move_(e: English, a: Args) -> Said:
     n = _int(a["count"])
     what = "the top card" if n == 1 else f"the top {cards(n) if n is not None else e.value(a['count']) + ' cards'}"
     return Said(clause=Clause("", f"put {what} of {_zone(e, a['source'])} {_onto(e, a['target'], a['at'])}"))
 
 
-@phrase("move_all")
-def _move_all(e: English, a: Args) -> Said:
+@phrase
+def move_all_(e: English, a: Args) -> Said:
     return Said(clause=Clause("", f"put all of {_zone(e, a['source'])} {_onto(e, a['target'], a['at'])}"))
 
 
-@phrase("shuffle")
-def _shuffle(e: English, a: Args) -> Said:
+@phrase
+def shuffle_(e: English, a: Args) -> Said:
     return Said(clause=Clause("", f"shuffle {_zone(e, a['zone'])}"))
 
 
-@phrase("deal")
-def _deal(e: English, a: Args) -> Said:
+@phrase
+def deal_(e: English, a: Args) -> Said:
     n = _int(a["count"])
     count = cards(n) if n is not None else f"{e.value(a['count'])} cards"
     return Said(clause=Clause("", f"deal {count} to each player, one at a time, starting on the dealer's left"))
 
 
-@phrase("turn_up")
-def _turn_up(e: English, a: Args) -> Said:
+@phrase
+def turn_up_(e: English, a: Args) -> Said:
     return Said(clause=Clause("", "turn the top card of the draw pile face up onto the discard pile"))
 
 
-@phrase("flip")
-def _flip(e: English, a: Args) -> Said:
+@phrase
+def flip_(e: English, a: Args) -> Said:
     return Said(clause=Clause(None, "every card turns over (the hands, and each pile as a whole), "
                               "and the other side is now in play"))
 
 
-@phrase("play")
-def _play(e: English, a: Args) -> Said:
+@phrase
+def play_(e: English, a: Args) -> Said:
     quiet = isinstance(a["effect"], ast.Literal) and a["effect"].value is False
     return Said(clause=Clause(e.value(a["by"]), f"play{{s}} {e.value(a['card'])}"
                               + (" without its effect" if quiet else "")))
 
 
-@phrase("apply")
-def _apply(e: English, a: Args) -> Said:
+@phrase
+def apply_(e: English, a: Args) -> Said:
     by = e.value(a["by"])
     had = f"{by} had" if by != "you" else "you had"
     return Said(clause=Clause(None, f"{possessive(e.value(a['card']))} effect applies, as if {had} played it"))
 
 
-@phrase("flag")
-def _flag(e: English, a: Args) -> Said:
+@phrase
+def flag_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.value(a["who"]), f"{{is}} marked {e.value(a['flag'])}"))
 
 
-@phrase("unflag")
-def _unflag(e: English, a: Args) -> Said:
+@phrase
+def unflag_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.value(a["who"]), f"{{is}} no longer marked {e.value(a['flag'])}"))
 
 
-@phrase("cut")
-def _cut(e: English, a: Args) -> Said:
+@phrase
+def cut_(e: English, a: Args) -> Said:
     fn = a["value"]
     if isinstance(fn, ast.Lambda) and isinstance(fn.body, ast.Attr) and isinstance(fn.body.obj, ast.Name) \
             and fn.body.obj.id == fn.param and fn.body.name in CARD_WORDS:
         what = f"the highest {CARD_WORDS[fn.body.name]}"
     else:
         what = f"the highest value of {quote(fn)}"
-    return Said(noun=f"the player who cuts {what} (each player cuts a card; ties cut again)")
+    return Said(noun=f"the player who cuts {what} (each player cuts a card; ties cut again)",
+                act=Clause(None, f"each player cuts a card, and the one who cuts {what} wins (ties cut again)"))
 
 
-@phrase("choose_color")
-def _choose_color(e: English, a: Args) -> Said:
+@phrase
+def choose_color_(e: English, a: Args) -> Said:
     by = e.value(a["by"])
     return Said(noun=f"a colour {_of_choice(by)}", clause=Clause(by, "name{s} a colour"))
 
@@ -826,20 +824,20 @@ def _options(e: English, options: ast.Node) -> str:
     return f"one of {e.value(options)}"
 
 
-@phrase("choose_player")
-def _choose_player(e: English, a: Args) -> Said:
+@phrase
+def choose_player_(e: English, a: Args) -> Said:
     by, who = e.value(a["by"]), _options(e, a["options"])
     return Said(noun=f"{who} {_of_choice(by)}", clause=Clause(by, f"choose{{s}} {who}"))
 
 
-@phrase("choose_card")
-def _choose_card(e: English, a: Args) -> Said:
+@phrase
+def choose_card_(e: English, a: Args) -> Said:
     by, where = e.value(a["by"]), _zone(e, a["options"])
     return Said(noun=f"a card {_of_choice(by)} from {where}", clause=Clause(by, f"choose{{s}} a card from {where}"))
 
 
-@phrase("ask")
-def _ask(e: English, a: Args) -> Said:
+@phrase
+def ask_(e: English, a: Args) -> Said:
     who = e.value(a["who"])
     q = a["question"]
     question = words(q.value) if isinstance(q, ast.Literal) and isinstance(q.value, str) else e.value(q)

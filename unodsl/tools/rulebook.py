@@ -11,7 +11,10 @@ from __future__ import annotations
 import argparse
 import html
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,8 +58,13 @@ def build(name: str | Path, options: Mapping[str, bool] | None = None) -> list[B
     """The rulebook of a variant (a path or a shipped name) with `options` switched on or off.
 
     Raises VariantError for an invalid variant, as load_variant does."""
-    variant = load_variant(name, options)
-    data, _ = apply_options(load_tree(name), options or {})
+    return blocks_of(load_variant(name, options))
+
+
+def blocks_of(variant: Variant) -> list[Block]:
+    """The rulebook of a loaded variant (its file is read again for the expressions' text)."""
+    chosen = {o.name: o.enabled for o in variant.options}
+    data, _ = apply_options(load_tree(variant.file), chosen)
     return _Book(variant, data.data).blocks()
 
 
@@ -314,7 +322,7 @@ def inline(text: str) -> str:
 
 def _colours(cell: str) -> str:
     parts = []
-    for name in filter(None, (c.strip() for c in cell.split(","))):
+    for name in filter(None, (c.strip() for c in cell.split(",") if c.strip() != "—")):
         style = f' style="background: {name}"' if _SAFE_COLOUR.fullmatch(name) else ""
         parts.append(f'<span class="colour"><span class="swatch"{style}></span>{html.escape(name)}</span>')
     return " ".join(parts) or html.escape(cell)
@@ -349,6 +357,11 @@ def render(name: str | Path, fmt: str = "md", options: Mapping[str, bool] | None
     return html_page(blocks) if fmt == "html" else markdown(blocks)
 
 
+def render_variant(variant: Variant, fmt: str = "md") -> str:
+    blocks = blocks_of(variant)
+    return html_page(blocks) if fmt == "html" else markdown(blocks)
+
+
 # -- the golden rulebooks --------------------------------------------------------
 
 
@@ -373,16 +386,44 @@ def regenerate(out_dir: Path) -> list[Path]:
     return written
 
 
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--hide-scrollbars")
+
+
+def screenshots(out_dir: Path, chromium: str) -> list[Path]:
+    """A PNG of the first page of each shipped variant's HTML rulebook (1000×1400)."""
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in shipped_files():
+            page = Path(tmp) / (golden_name(path)[:-3] + ".html")
+            page.write_text(render(path, "html"), encoding="utf-8")
+            target = out_dir / (page.stem + ".png")
+            subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={tmp}/profile", "--window-size=1000,1400",
+                            f"--screenshot={target}", page.as_uri()], capture_output=True, check=True, timeout=60)
+            written.append(target)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m unodsl.tools.rulebook", description=__doc__)
     parser.add_argument("--regenerate", action="store_true",
                         help="rewrite the golden Markdown rulebooks of every shipped variant")
+    parser.add_argument("--screenshots", action="store_true",
+                        help="also take a PNG of each HTML rulebook with headless chromium")
     parser.add_argument("--dir", type=Path, default=Path(__file__).resolve().parents[2] / "docs" / "rulebooks")
     args = parser.parse_args(argv)
     if not args.regenerate:
         parser.print_help()
         return 2
-    for path in regenerate(args.dir):
+    written = regenerate(args.dir)
+    if args.screenshots:
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if chromium is None:
+            print("chromium is not installed: no screenshots", file=sys.stderr)
+            return 1
+        written += screenshots(args.dir, chromium)
+    for path in written:
         print(path)
     return 0
 
