@@ -9,6 +9,7 @@ from .explain import explain
 from .listing import list_command
 from .play import play
 from .replay import replay
+from .rulebook import rulebook
 from .run import run
 from .schema import schema_command
 from .simulate import simulate
@@ -27,7 +28,7 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, validate, schema_command, explain, list_command):
+for command in (run, play, replay, simulate, validate, schema_command, explain, list_command, rulebook):
     main.add_command(command)
 
 

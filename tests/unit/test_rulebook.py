@@ -1,0 +1,211 @@
+"""The rulebook: English for every primitive, golden Markdown of the shipped variants, HTML in a browser."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from unodsl.cli import main
+from unodsl.engine.events import EVENTS
+from unodsl.engine.primitives import REGISTRY
+from unodsl.lang import ast
+from unodsl.lang.parse import parse
+from unodsl.tools import english
+from unodsl.tools.english import PHRASES, English, is_fallback
+from unodsl.tools.rulebook import CHROMIUM_FLAGS, golden_name, html_page, markdown, render, shipped_files
+from unodsl.variant.load import load_variant
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "docs" / "rulebooks"
+KINDS = frozenset({"wild", "draw_two"})
+
+
+def _sample(typ: str) -> ast.Node:
+    """An argument of a parameter's type, for rendering a call to each primitive."""
+    text = {"player": "next", "players": "opponents", "int": "2", "fn": "c -> c.wild", "cards": "hand",
+            "zone": "hand", "card": "top", "color": "current_color", "str": '"challenge"', "bool": "false",
+            "any": "hand", "none": "top"}[typ]
+    return parse(text)
+
+
+def _call(name: str) -> ast.Call:
+    prim = REGISTRY.primitives[name]
+    return ast.Call((1, 1), name, tuple(_sample(p.type) for p in prim.params), ())
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY.primitives))
+def test_every_primitive_has_english(name: str) -> None:
+    assert name in PHRASES, f"add a phrase for {name}() to unodsl/tools/english.py"
+    call = _call(name)
+    e = English(KINDS)
+    said = " ".join(english.finish(e.stmt(call))) if REGISTRY.primitives[name].kind != "query" else e.value(call)
+    assert said and not is_fallback(said), f"{name}: {said}"
+
+
+def test_no_phrase_for_a_primitive_that_does_not_exist() -> None:
+    assert set(PHRASES) <= set(REGISTRY.primitives)
+
+
+def test_every_event_and_name_has_english() -> None:
+    assert set(EVENTS) <= set(english.EVENT_PHRASES)
+    assert set(REGISTRY.names) <= set(english.NAMES)
+
+
+@pytest.mark.parametrize(("source", "want"), [
+    ("draw(next, 2); skip()", ["The next player draws 2 cards and loses their turn."]),
+    ("draw(next, 1)", ["The next player draws 1 card."]),
+    ("skip(2)", ["The next 2 players lose their turn."]),
+    ("set_color(choose_color()); draw(next, 4); skip()",
+     ["You name the colour to play.", "The next player draws 4 cards and loses their turn."]),
+    ("if player_count == 2 then skip() else reverse()",
+     ["If the number of players is 2, the next player loses their turn.", "Otherwise, play changes direction."]),
+    ("swap_hands(player, choose_player(opponents))", ["You swap hands with an opponent of your choice."]),
+    ("pending_draw(2, c -> c.kind == \"draw_two\")",
+     ["The next player must draw 2 cards unless they answer with a Draw Two, which passes the growing total "
+      "on; whoever takes the draw ends their turn."]),
+])
+def test_effects_in_english(source: str, want: list[str]) -> None:
+    assert English(KINDS).program(source) == want
+
+
+@pytest.mark.parametrize(("source", "want"), [
+    ("not any(hand, c -> c.color == current_color)", "you hold no card of the current colour"),
+    ("any(hand, c -> c.wild or c.kind == \"draw_two\")", "you hold a wild card or a Draw Two"),
+    ("count(hand) == 0", "you hold no cards"),
+    ("top.kind == \"wild\" and not flagged(next, \"uno\")",
+     "the top card is a Wild and the next player is not marked “uno”"),
+    ("all(hand, c -> c.kind == \"wild\")", "you hold only Wilds"),
+])
+def test_conditions_in_english(source: str, want: str) -> None:
+    assert English(KINDS).condition(source) == want
+
+
+def test_a_construct_without_words_is_quoted_not_invented() -> None:
+    assert English(KINDS).condition("any(hand, is_red)") == "you hold a card passing `is_red`"
+    assert English(KINDS).value(parse("c -> c.wild")) == "`c -> c.wild`"
+    assert English(KINDS).program("mystery") == ["Do `mystery`."]
+
+
+def test_kind_names_are_humanised_from_data() -> None:
+    assert english.humanise("wild_deep_into_the_deck") == "Wild Deep Into The Deck"
+    assert english.article("Ace") == "an Ace"
+
+
+@pytest.mark.parametrize("path", shipped_files(), ids=lambda p: golden_name(p))
+def test_golden_rulebooks(path: Path) -> None:
+    """docs/rulebooks/*.md; after a change: python -m unodsl.tools.rulebook --regenerate (or UPDATE_GOLDEN=1)."""
+    target = GOLDEN / golden_name(path)
+    current = render(path)
+    if os.environ.get("UPDATE_GOLDEN"):
+        target.write_text(current, encoding="utf-8")
+    assert target.exists(), "run: python -m unodsl.tools.rulebook --regenerate"
+    assert current == target.read_text(encoding="utf-8"), "run: python -m unodsl.tools.rulebook --regenerate"
+
+
+def test_no_golden_rulebook_for_a_variant_that_is_gone() -> None:
+    assert sorted(p.name for p in GOLDEN.glob("*.md")) == sorted(golden_name(p) for p in shipped_files())
+
+
+@pytest.mark.parametrize("path", shipped_files(), ids=lambda p: golden_name(p))
+def test_shipped_rulebooks_quote_nothing(path: Path) -> None:
+    """Every condition and effect of the shipped variants has words (code spans are only file and option names)."""
+    text = render(path)
+    quoted = [m for m in re.findall(r"`([^`]+)`", text)
+              if not m.endswith(".yaml") and not m.startswith(("unodsl", "-o")) and not re.fullmatch(r"[a-z_]+", m)]
+    assert quoted == []
+
+
+def test_the_rulebook_shows_every_part() -> None:
+    text = render("classic", options={"wild_draw_four_challenge": True})
+    for heading in ("# UNO Classic", "## Players", "## What you need", "## Set-up", "## A turn", "## The cards",
+                    "## Rules", "## Scoring and the end of the game", "## Options"):
+        assert heading in text
+    assert "| Wild Draw Four | — | — | 4 | 50 | yes |" in text
+    assert "COM-2: say UNO when one card is left" in text
+    assert "(`wild_draw_four_challenge`, on)" in text
+    assert "If the next player chooses to challenge" in text  # the option's on_play, not the base's
+    assert "reaches 500 points; the player with the highest total wins" in text
+
+
+def test_a_card_description_is_shown_beside_the_generated_words() -> None:
+    text = render("duo")
+    assert "*The variant says:* DUO-6: the player who played it immediately plays again." in text
+    assert "You take another turn." in text
+
+
+def test_two_sided_deck_shows_both_faces() -> None:
+    text = render("flip")
+    assert "### The light side" in text and "### The dark side" in text
+    assert "| Skip Everyone | pink, teal, orange, purple | — | 8 | 30 |  |" in text
+
+
+def test_html_escapes_everything_from_the_variant(tmp_path: Path) -> None:
+    evil = tmp_path / "evil.yaml"
+    classic = (ROOT / "variants" / "classic.yaml").as_posix()
+    evil.write_text(f'extends: {classic}\nname: "<script>alert(1)</script> & co"\n'
+                    'description: "<img src=x onerror=alert(2)>"\n', encoding="utf-8")
+    page = render(evil, "html")
+    assert "<script>alert" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in page
+
+
+def test_cli_rulebook(tmp_path: Path) -> None:
+    out = tmp_path / "book.html"
+    result = CliRunner().invoke(main, ["rulebook", "classic", "--format", "html", "--output", str(out),
+                                       "-o", "draw_until_playable"])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "draw until you draw a card you can play" in page
+    result = CliRunner().invoke(main, ["rulebook", "classic"])
+    assert result.exit_code == 0 and result.output == (GOLDEN / "classic.md").read_text(encoding="utf-8")
+    result = CliRunner().invoke(main, ["rulebook", "classic", "-o", "no_such_option"])
+    assert result.exit_code == 1
+
+
+def test_markdown_and_html_come_from_one_document() -> None:
+    from unodsl.tools.rulebook import build
+    blocks = build("pocket_pizza")
+    assert "Wild Deep Into The Deck" in markdown(blocks)
+    assert "Wild Deep Into The Deck" in html_page(blocks)
+
+
+# -- in a browser ----------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _chromium(page: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    assert CHROMIUM is not None
+    with tempfile.TemporaryDirectory() as profile:
+        return subprocess.run([CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args, page.as_uri()],
+                              capture_output=True, text=True, timeout=60, check=False)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium); "
+                    "the HTML rulebook is not checked in a browser")
+@pytest.mark.parametrize("name", ["classic", "flip"])
+def test_html_rulebook_in_a_browser(name: str, tmp_path: Path) -> None:
+    page = tmp_path / f"{name}.html"
+    page.write_text(render(name, "html"), encoding="utf-8")
+    dom = _chromium(page, "--dump-dom").stdout
+    assert '<pre id="errors"></pre>' in dom, "a script error was written into the page"
+    v = load_variant(name)
+    for kind in v.kinds:
+        assert f"<td>{english.humanise(kind)}</td>" in dom
+    assert dom.count('class="swatch"') >= len(v.sides[0].colors)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+def test_the_browser_check_sees_a_script_error(tmp_path: Path) -> None:
+    """The check above can fail: a page whose script throws shows the error in its DOM."""
+    page = tmp_path / "broken.html"
+    page.write_text(render("classic", "html").replace("</body>", "<script>nothing_here();</script></body>"),
+                    encoding="utf-8")
+    assert '<pre id="errors"></pre>' not in _chromium(page, "--dump-dom").stdout
