@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
 from tests.helpers import VARIANTS
+from unodsl.cli import main
 from unodsl.tools.lsp.features import Document, problems, token_range
 from unodsl.variant import resolve
 from unodsl.variant.load import analyse_text, validate_file
@@ -50,3 +55,11 @@ def test_a_base_problem_is_placed_at_extends(tmp_path: Path) -> None:
     found = problems(doc)
     assert found and found[0].range.start_line == 3
     assert found[0].related is not None and found[0].related.path.endswith("base.yaml")
+
+
+def test_the_command_says_what_to_install_without_pygls(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pygls" else real(name, *a))
+    result = CliRunner().invoke(main, ["lsp"])
+    assert result.exit_code == 2
+    assert "pip install 'unodsl[lsp]'" in result.output
