@@ -7,6 +7,7 @@ import click
 from .common import CONTEXT, EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from .explain import explain
 from .listing import list_command
+from .lsp import lsp
 from .play import play
 from .replay import replay
 from .rulebook import rulebook
@@ -28,7 +29,7 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, validate, schema_command, explain, list_command, rulebook):
+for command in (run, play, replay, simulate, validate, schema_command, explain, list_command, rulebook, lsp):
     main.add_command(command)
 
 

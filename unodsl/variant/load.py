@@ -10,7 +10,8 @@ point (every diagnostic, warnings included); `load_variant` gives a Variant or r
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, VariantError, did_you_mean
@@ -19,7 +20,7 @@ from .expressions import Expressions
 from .lint import lint
 from .model import Option, Variant
 from .overlay import overlay
-from .resolve import load_tree
+from .resolve import load_tree, load_tree_text
 from .schema import validate
 from .source import Source
 
@@ -44,25 +45,44 @@ def apply_options(src: Source, chosen: Mapping[str, bool]) -> tuple[Source, tupl
     return src, tuple(options)
 
 
+@dataclass
+class Analysis:
+    """What the checks found out about a file, for tools that look inside it (the language server).
+
+    `model` is the Variant as far as it could be built (it may be partial when
+    there are errors); `expressions` holds each checked expression's tree and types.
+    """
+
+    source: Source | None = None  # merged with what it extends
+    model: Variant | None = None
+    expressions: Expressions | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
 def check_source(src: Source, options: Mapping[str, bool] | None = None
                  ) -> tuple[Variant | None, list[Diagnostic]]:
     """Schema and semantic checks; the Variant is None if any error was found."""
+    found = _check(src, options)
+    if found.model is None or any(d.severity == "error" for d in found.diagnostics):
+        return None, found.diagnostics
+    return found.model, found.diagnostics
+
+
+def _check(src: Source, options: Mapping[str, bool] | None) -> Analysis:
     problems = validate(src)
     if problems:
-        return None, _ordered([*problems, *src.notes], src.file)
+        return Analysis(src, diagnostics=_ordered([*problems, *src.notes], src.file))
     merged, opts = apply_options(src, options or {})
     if merged is not src:
         problems = validate(merged)
         if problems:
-            return None, _ordered([*problems, *merged.notes], src.file)
+            return Analysis(src, diagnostics=_ordered([*problems, *merged.notes], src.file))
     exprs = Expressions(merged)
     builder = VariantBuilder(exprs)
     variant = builder.build()
     lint(exprs, variant, builder.deck_ok)
     diags = _ordered([*exprs.diags, *merged.notes], src.file)
-    if any(d.severity == "error" for d in diags):
-        return None, diags
-    return dataclasses.replace(variant, options=opts), diags
+    return Analysis(merged, dataclasses.replace(variant, options=opts), exprs, diags)
 
 
 def load_variant(name: str | Path, options: Mapping[str, bool] | None = None) -> Variant:
@@ -80,17 +100,31 @@ def validate_file(name: str | Path) -> list[Diagnostic]:
 
     Never raises for a problem in the file: every problem is a Diagnostic.
     """
+    return _analyse(lambda: load_tree(name)).diagnostics
+
+
+def analyse_text(text: str, path: str | Path) -> Analysis:
+    """validate_file for a file's text (an editor's unsaved buffer), keeping what the checks built.
+
+    `path` is the file's name in positions; `extends:` is relative to it.
+    """
+    return _analyse(lambda: load_tree_text(text, path))
+
+
+def _analyse(load: Callable[[], Source]) -> Analysis:
     try:
-        src = load_tree(name)
-        _, diags = check_source(src)
-        if any(d.severity == "error" for d in diags):
-            return diags
+        src = load()
+        found = _check(src, None)
+        if any(d.severity == "error" for d in found.diagnostics):
+            return found
+        diags = list(found.diagnostics)
         for opt in (src.data.get("options") or {}):
             _, more = check_source(src, {opt: True})
             diags += more
     except VariantError as err:
-        return err.diagnostics
-    return _ordered(diags, src.file)
+        return Analysis(diagnostics=err.diagnostics)
+    found.diagnostics = _ordered(diags, src.file)
+    return found
 
 
 def _ordered(diags: Iterable[Diagnostic], file: str) -> list[Diagnostic]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import Pos, VariantError, did_you_mean
 from .overlay import extend
-from .source import Source, load_source
+from .source import Source, load_source, parse_source
 
 MAX_EXTENDS = 16  # bases of bases; a longer chain is almost surely a mistake
 
@@ -70,6 +70,14 @@ def _base_path(ref: str, child: Path, at: Pos) -> Path:
                           "ending in .yaml")
 
 
+def base_path(ref: str, child: str | Path) -> Path | None:
+    """The file `extends: ref` written in `child` names, or None if there is none."""
+    try:
+        return _base_path(ref.strip(), Path(child), Pos(str(child), 1, 1))
+    except VariantError:
+        return None
+
+
 def load_tree(name: str | Path) -> Source:
     """Read a variant and every variant it `extends:`, merged into one Source.
 
@@ -80,8 +88,44 @@ def load_tree(name: str | Path) -> Source:
     return _load_chain(resolve(name), ())
 
 
-def _load_chain(path: Path, chain: tuple[tuple[Path, str], ...]) -> Source:
+def load_tree_text(text: str, path: str | Path) -> Source:
+    """Like load_tree, for the text of a file that may not be saved (an editor's buffer).
+
+    `path` names the file in positions, and `extends:` is relative to it. The
+    files it extends are read from disk, each parsed once while it is unchanged
+    (see base_source).
+    """
+    return _load_chain(Path(path), (), parse_source(text, str(path)))
+
+
+_BASES: dict[Path, tuple[tuple[int, int], Source]] = {}
+MAX_CACHED_BASES = 64
+
+
+def base_source(path: Path) -> Source:
+    """A base file's Source, read again only when its modification time or size changes.
+
+    Safe to share: merging copies a base (see overlay.py) and never changes it.
+    """
+    key = path.resolve()
+    try:
+        st = key.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        return load_source(path)  # reports why it can't be read
+    hit = _BASES.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
     src = load_source(path)
+    if len(_BASES) >= MAX_CACHED_BASES:
+        _BASES.pop(next(iter(_BASES)))
+    _BASES[key] = (stamp, src)
+    return src
+
+
+def _load_chain(path: Path, chain: tuple[tuple[Path, str], ...], src: Source | None = None) -> Source:
+    if src is None:
+        src = base_source(path) if chain else load_source(path)
     if not isinstance(src.data, dict) or "extends" not in src.data:
         return src
     ref = src.data["extends"]

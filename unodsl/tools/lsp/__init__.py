@@ -1,0 +1,1 @@
+"""The language server for variant files: `unodsl lsp` (needs the `lsp` extra, pygls)."""
