@@ -36,7 +36,8 @@ def declare(src: Source) -> tuple[dict[str, Option], list[Diagnostic]]:
     diags: list[Diagnostic] = []
 
     def error(key: tuple[str, ...], message: str, hint: str | None = None) -> None:
-        diags.append(Diagnostic(src.pos(("options", *key)), message, hint))
+        at = ("options", *key)
+        diags.append(Diagnostic(src.key_pos(at) if len(key) == 1 else src.pos(at), message, hint))
 
     for name, raw in declared(src).items():
         kind = raw.get("type", "bool")
@@ -49,7 +50,7 @@ def declare(src: Source) -> tuple[dict[str, Option], list[Diagnostic]]:
                           "give it type: int to make it a number")
             if not isinstance(default, bool):
                 error((name, "default"), f"option {name!r} is on or off, so its default is true or false, "
-                      f"not {default!r}", "or give it type: int")
+                      f"not {_yaml(default)}", "or give it type: int")
                 default = False
             if "set" not in raw:
                 error((name,), f"option {name!r} is switched on or off but changes nothing",
@@ -63,7 +64,7 @@ def declare(src: Source) -> tuple[dict[str, Option], list[Diagnostic]]:
                   f"{{option: {name}}} as a value")
         if not isinstance(default, int) or isinstance(default, bool):
             error((name, "default") if "default" in raw else (name,),
-                  f"option {name!r} is a whole number, so its default must be one, not {default!r}",
+                  f"option {name!r} is a whole number, so its default must be one, not {_yaml(default)}",
                   "for example default: 500")
             continue
         if lo is not None and hi is not None and lo > hi:
@@ -134,3 +135,10 @@ def _coerce(opt: Option, given: bool | int | str) -> OptionValue | None:
         return None
     return given
 
+
+
+def _yaml(value: object) -> str:
+    """A value as the file writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "nothing" if value is None else repr(value)
