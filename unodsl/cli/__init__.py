@@ -7,6 +7,7 @@ import click
 from .common import CONTEXT, EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from .explain import explain
 from .listing import list_command
+from .options import options_command
 from .play import play
 from .replay import replay
 from .run import run
@@ -27,7 +28,7 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, validate, schema_command, explain, list_command):
+for command in (run, play, replay, simulate, validate, schema_command, explain, list_command, options_command):
     main.add_command(command)
 
 
