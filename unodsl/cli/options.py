@@ -20,7 +20,7 @@ def options_command(variants: tuple[str, ...]) -> None:
     """List the options of each VARIANT (a path or a shipped name; default: every shipped variant).
 
     A switch is turned on with `-o NAME` (off with `-o NAME=off`); a number is set
-    with `-o NAME=VALUE` (for example `unodsl run classic -o target=300`).
+    with `-o NAME=VALUE` (for example `unodsl run VARIANT -o target=300`).
     """
     names = list(variants) or shipped_names()
     failed = False
