@@ -112,6 +112,16 @@ def test_validate_tries_each_number_option_at_its_min_and_max(tmp_path: Path) ->
     assert load_variant(wide).options[0].value == 5  # fine at its default
 
 
+def test_the_deal_must_fit_the_deck_at_an_options_max(tmp_path: Path) -> None:
+    path = mini(tmp_path, options=DEAL_OPTION.replace("max: 7", "max: 12"))
+    assert [d.message for d in validate_file(path)] == [
+        "the deck has 40 cards, but dealing 12 to each of 4 players and turning up 1 takes 49 "
+        "(with option.deal = 12)"]
+    with pytest.raises(VariantError):
+        load_variant(path, {"deal": 10})
+    assert load_variant(path, {"deal": 9}).options[0].value == 9
+
+
 # -- the command line -----------------------------------------------------------------------
 def test_parse_options_keeps_values_as_text_for_the_variant_to_check() -> None:
     assert parse_options(("a", "b=off", "target=300")) == {"a": True, "b": "off", "target": "300"}
