@@ -18,12 +18,12 @@ VARIANTS = ROOT / "variants"
 
 
 @cache
-def variant(name: str, **options: bool) -> Variant:
-    """A shipped variant by file stem (cached), with options switched on or off."""
+def variant(name: str, **options: bool | int) -> Variant:
+    """A shipped variant by file stem (cached), with options switched on or off or set."""
     return load_variant(VARIANTS / f"{name}.yaml", options)
 
 
-def game(name: str, players: int = 2, *, seed: int = 0, options: dict[str, bool] | None = None,
+def game(name: str, players: int = 2, *, seed: int = 0, options: dict[str, bool | int] | None = None,
          stacked: list[str] | None = None) -> Game:
     """A recorded game of a shipped variant."""
     return Game(variant(name, **(options or {})), players, seed, record=True, stacked=stacked)

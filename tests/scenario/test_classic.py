@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from tests.helpers import answer, assert_classic_coloured_cards, events, game, hand, pending, played_out, variant
-from unodsl import IllegalAction
+from unodsl import Game, IllegalAction, make_agents, play_game
 from unodsl.engine.actions import DRAW, Play
 
 
@@ -225,7 +225,7 @@ def test_cl_12_challenge_option_innocent_challenger_draws_six() -> None:
 
 
 def test_cl_12_challenge_option_is_off_by_default() -> None:
-    options = {o.name: o.enabled for o in variant("classic").options}
+    options = {o.name: o.enabled for o in variant("classic").options if o.type == "bool"}
     assert options == {"draw_until_playable": False, "wild_draw_four_challenge": False}
 
 
@@ -246,6 +246,31 @@ def test_cl_14_first_to_500_wins() -> None:
     assert g.over and g.winner == 0
     assert events(g, "game_end") == [{"player": 0, "scores": [500, 100]}]
     assert g.decision is None
+
+
+def test_cl_14_agreed_target_ends_the_game_when_reached() -> None:
+    g = game("classic", 2, options={"target": 50})
+    g.arrange({0: ["red 1"], 1: ["blue 7", "wild"]}, discard=["red 9"])
+    answer(g, "play red 1")
+    assert g.over and g.winner == 0
+    assert events(g, "game_end") == [{"player": 0, "scores": [57, 0]}]
+
+
+def test_cl_14_agreed_target_not_reached_plays_another_round() -> None:
+    g = game("classic", 2, options={"target": 60})
+    g.arrange({0: ["red 1"], 1: ["blue 7", "wild"]}, discard=["red 9"])
+    answer(g, "play red 1")
+    assert not g.over and g.scores == [57, 0]
+    assert events(g, "game_end") == [] and [e["round"] for e in events(g, "round_start")] == [2]
+
+
+def test_cl_14_agreed_target_whole_game_with_bots() -> None:
+    v = variant("classic", target=50)
+    assert v.scoring.target == 50 and variant("classic").scoring.target == 500
+    g = Game(v, 3, 5)
+    play_game(g, make_agents(["greedy", "random"], 3))
+    assert g.over and g.winner is not None
+    assert g.scores[g.winner] >= 50 and sorted(g.scores)[-2] < 50
 
 
 def test_com_01_empty_draw_pile_reshuffles_discard_keeping_top() -> None:

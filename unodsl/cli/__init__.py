@@ -8,6 +8,7 @@ from .common import CONTEXT, EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from .explain import explain
 from .listing import list_command
 from .lsp import lsp
+from .options import options_command
 from .play import play
 from .replay import replay
 from .rulebook import rulebook
@@ -29,7 +30,8 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, validate, schema_command, explain, list_command, rulebook, lsp):
+for command in (run, play, replay, simulate, validate, schema_command, explain, list_command, options_command,
+                rulebook, lsp):
     main.add_command(command)
 
 

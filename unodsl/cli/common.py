@@ -23,15 +23,21 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-def parse_options(pairs: tuple[str, ...]) -> dict[str, bool]:
-    """`-o NAME`, `-o NAME=on|off` → {name: on}."""
-    chosen = {}
+def parse_options(pairs: tuple[str, ...]) -> dict[str, bool | str]:
+    """`-o NAME` → {name: True}; `-o NAME=VALUE` → {name: VALUE} (the variant checks it fits the option)."""
+    chosen: dict[str, bool | str] = {}
     for pair in pairs:
-        name, _, value = pair.partition("=")
-        if value.lower() not in ("", "on", "true", "yes", "1", "off", "false", "no", "0"):
-            raise click.BadParameter(f"{pair!r}: use NAME, NAME=on or NAME=off", param_hint="--option")
-        chosen[name] = value.lower() not in ("off", "false", "no", "0")
+        name, eq, value = pair.partition("=")
+        if not name or (eq and not value.strip()):
+            raise click.BadParameter(f"{pair!r}: use NAME (a switch), NAME=on|off or NAME=VALUE",
+                                     param_hint="--option")
+        chosen[name] = value.strip() if eq else True
     return chosen
+
+
+def chosen_options(v: Variant) -> list[str]:
+    """The options a game's header names: the switches that are on, the numbers not at their default."""
+    return [o.label for o in v.options if o.is_set]
 
 
 def agent_names(text: str) -> list[str]:

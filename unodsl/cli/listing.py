@@ -13,7 +13,7 @@ from ..variant.resolve import resolve, shipped_names
 
 @click.command(name="list")
 def list_command() -> None:
-    """List the shipped variants."""
+    """List the shipped variants (`unodsl options NAME` lists a variant's options)."""
     for name in shipped_names():
         try:
             v = load_variant(name)

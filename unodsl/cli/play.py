@@ -15,7 +15,7 @@ from ..players.bots import make_agents
 from ..players.human import HumanAgent, PlayNarrator, Quit
 from ..tools.log import EventLog, log_header, write_log
 from ..variant.model import Variant
-from .common import EXIT_INVALID, agent_names, game_setup
+from .common import EXIT_INVALID, agent_names, chosen_options, game_setup
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -28,8 +28,9 @@ from .common import EXIT_INVALID, agent_names, game_setup
               help="Comma-separated bots, repeated over the other seats: random, greedy.")
 @click.option("-s", "--seed", type=int, help="Random seed; the same seed and the same answers play the same "
               "game (default: random, printed).")
-@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
-              help="Switch a variant option on (or off); repeatable.")
+@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
+              help="Switch a variant option on (NAME, NAME=off) or set a number option (NAME=300); "
+              "repeatable. `unodsl options VARIANT` lists them.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the full event log to this file as JSON Lines (also when you quit).")
 def play(variant: str, seat: int, players: int | None, agents: str, seed: int | None,
@@ -54,7 +55,7 @@ def play(variant: str, seat: int, players: int | None, agents: str, seed: int | 
     names = [f"P{p + 1} (you)" if p == seat else f"P{p + 1} ({kind})" for p, kind in enumerate(kinds)]
     human = HumanAgent(names, console.print, _reader(console))
     table: list[Chooser] = [*bots[:seat], human, *bots[seat:]]
-    on = [o.name for o in v.options if o.enabled]
+    on = chosen_options(v)
     console.print(f"[bold]{escape(v.name)}[/] — {n} players, seed {seed}"
                   + (f", options: {', '.join(on)}" if on else "")
                   + f". You are [bold]P{seat + 1}[/]; answer by number or text, '?' for help, "

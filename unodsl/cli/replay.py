@@ -53,7 +53,7 @@ def replay(log_file: str, variant: str | None, until: int | None, verbose: int) 
 
 def _title(log: Log) -> str:
     h = log.header
-    on = log.options
+    on = [*log.options, *(f"{k}={v}" for k, v in log.option_values.items())]
     return (f"replaying [bold]{escape(str(h.get('variant', '?')))}[/] — {log.players} players, seed {log.seed}"
             + (f", options: {escape(', '.join(on))}" if on else ""))
 

@@ -12,7 +12,7 @@ from ..errors import UnoDslError
 from ..players.bots import make_agents, play_game
 from ..tools.log import EventLog, log_header, write_log
 from ..tools.narrator import Narrator
-from .common import EXIT_INVALID, agent_names, game_setup
+from .common import EXIT_INVALID, agent_names, chosen_options, game_setup
 
 
 @click.command()
@@ -22,8 +22,9 @@ from .common import EXIT_INVALID, agent_names, game_setup
 @click.option("-s", "--seed", type=int, help="Random seed; the same seed plays the same game (default: random).")
 @click.option("-a", "--agents", default="greedy,random", show_default=True,
               help="Comma-separated agents, one per seat, repeated to fill the table: random, greedy.")
-@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
-              help="Switch a variant option on (or off); repeatable.")
+@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
+              help="Switch a variant option on (NAME, NAME=off) or set a number option (NAME=300); "
+              "repeatable. `unodsl options VARIANT` lists them.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the full event log to this file as JSON Lines.")
 @click.option("-v", "--verbose", is_flag=True, help="Tell every turn, not only the notable events.")
@@ -36,7 +37,7 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
     v, n, seed = game_setup(variant, option, players, seed)
     bots = make_agents(agent_names(agents), n)
     names = [f"P{p + 1} ({bots[p].name})" for p in range(n)]
-    on = [o.name for o in v.options if o.enabled]
+    on = chosen_options(v)
     console.print(f"[bold]{v.name}[/] — {n} players, seed {seed}"
                   + (f", options: {', '.join(on)}" if on else ""))
     narrator = Narrator(names, console.print, verbose)

@@ -59,16 +59,17 @@ class _Speed(ProgressColumn):
               "first agent, P2 the next, ...): the per-agent and per-seat figures then mix agent and seat.")
 @click.option("-s", "--seed", type=int, help="Master seed; game i plays with a seed derived from it and i "
               "(default: random, printed).")
-@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
-              help="Switch an option of VARIANT on (or off); repeatable.")
+@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
+              help="Switch an option of VARIANT on (NAME, NAME=off) or set a number option (NAME=300); "
+              "repeatable.")
 @click.option("-w", "--workers", type=click.IntRange(0), default=1, show_default=True,
               help="Worker processes (0: one per CPU). The figures do not depend on it.")
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="A round longer than this is a runaway: counted, and its game abandoned.")
 @click.option("--compare", "other", metavar="OTHER",
               help="Also play OTHER (a variant) on the same seeds and seatings and test every difference.")
-@click.option("--compare-option", "other_option", multiple=True, metavar="NAME[=on|off]",
-              help="Switch an option of the --compare variant on (or off); repeatable.")
+@click.option("--compare-option", "other_option", multiple=True, metavar="NAME[=VALUE]",
+              help="Switch or set an option of the --compare variant; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write PNG charts to DIR (needs matplotlib: pip install 'unodsl[plot]').")

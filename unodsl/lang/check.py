@@ -84,6 +84,18 @@ class Context:
     colors: frozenset[str]
     effects: bool  # effects and choices allowed (an effect program), or a condition
     types: dict[int, str] = field(default_factory=dict)
+    options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME: the variant's option values
+
+
+OPTION = "option"  # `option.NAME` reads the value of the variant's option NAME
+
+
+def option_read(node: ast.Node) -> str | None:
+    """NAME if `node` is `option.NAME`."""
+    match node:
+        case ast.Attr(obj=ast.Name(id=name), name=attr) if name == OPTION:
+            return attr
+    return None
 
 
 class Checker:
@@ -104,7 +116,7 @@ class Checker:
         return builtin.type if builtin else None
 
     def bind(self, name: str, type_: str, at: ast.At) -> None:
-        if name in self.ctx.registry.names or name in self.ctx.env:
+        if name in self.ctx.registry.names or name in self.ctx.env or name == OPTION:
             raise CheckError(f"{name!r} is a built-in name and can't be assigned", at,
                              "choose another name for your variable")
         self.scopes[-1][name] = type_
@@ -129,12 +141,20 @@ class Checker:
                 if v is None:
                     return "none"
                 return {bool: "bool", int: "int", str: "str"}[type(v)]
+            case ast.Name(id=name) if name == OPTION:
+                raise CheckError(f"'{OPTION}' is read with the option's name: {OPTION}.NAME", node.at,
+                                 self._option_hint())
             case ast.Name(id=name):
                 t = self.lookup(name)
                 if t is None:
                     raise CheckError(f"unknown name {name!r}", node.at,
                                      did_you_mean(name, self.all_names()))
                 return t
+            case ast.Attr(name=name) if option_read(node) is not None:
+                if name not in self.ctx.options:
+                    raise CheckError(f"unknown option {name!r}", node.at,
+                                     did_you_mean(name, self.ctx.options) or self._option_hint())
+                return "bool" if isinstance(self.ctx.options[name], bool) else "int"
             case ast.Attr(obj=obj, name=name):
                 return self._attr(c(obj, in_lambda=in_lambda, value_only=value_only), name, node)
             case ast.ListExpr(items=items):
@@ -203,6 +223,11 @@ class Checker:
         raise CheckError("unsupported expression", node.at)  # pragma: no cover
 
     # -- helpers ----------------------------------------------------------
+    def _option_hint(self) -> str:
+        if not self.ctx.options:
+            return "this variant declares no options (see `options:`)"
+        return "options: " + ", ".join(f"{OPTION}.{n}" for n in self.ctx.options)
+
     def _stmt_only(self, node: ast.Node, stmt: bool) -> None:
         if isinstance(node, ast.Assign) and not (self.ctx.effects and stmt):
             raise CheckError("'=' gives a variable a value; to compare, write '=='", node.at,
@@ -367,9 +392,13 @@ class Checker:
                 raise CheckError(f"unknown colour {arg.value!r}", arg.at,
                                      did_you_mean(arg.value, self.ctx.colors)
                                      or f"colours: {', '.join(sorted(self.ctx.colors)) or 'none'}")
-            if (prim.kind != "query" and p.type == "int" and isinstance(arg, ast.Literal)
-                    and isinstance(arg.value, int) and not isinstance(arg.value, bool) and arg.value > MAX_COUNT):
-                raise CheckError(f"{node.func}(): {arg.value} is more than {MAX_COUNT:,}", arg.at,
+            count = arg.value if isinstance(arg, ast.Literal) else (
+                self.ctx.options.get(option_read(arg) or "") if arg is not None else None)
+            if (prim.kind != "query" and p.type == "int" and isinstance(count, int)
+                    and not isinstance(count, bool) and count > MAX_COUNT):
+                assert arg is not None
+                what = str(count) if isinstance(arg, ast.Literal) else f"{show(arg)} = {count}, which"
+                raise CheckError(f"{node.func}(): {what} is more than {MAX_COUNT:,}", arg.at,
                                  f"counts in effects are limited to {MAX_COUNT:,}")
         if prim.elem == "same":
             return first_type if first_type in ELEMENT else "any"

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
-from .check import Context
+from .check import Context, option_read
 from .program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program, Step
 from .signature import CARD_ATTRS
 
@@ -77,6 +77,8 @@ class Compiler:
                 return self.const(v)
             case ast.Name(id=name):
                 return self.name(name)
+            case ast.Attr(name=name) if option_read(node) is not None:
+                return self.const(self.ctx.options[name])
             case ast.Attr(obj=obj, name=name):
                 field = self.bound_field(node)
                 if field is not None:

@@ -50,11 +50,13 @@ class EventLog:
 
 
 def log_header(variant: Variant, players: int, seed: int, agents: list[str], max_turns: int) -> dict[str, Any]:
-    """What a replay needs besides the choices: the variant file and its options, the
+    """What a replay needs besides the choices: the variant file and its options (the
+    switches that are on, and every number option's value), the
     table, the seed, the seats' agents (bots draw from the game's generator) and the
     turn guard."""
     return {"variant": variant.name, "file": variant.file, "players": players, "seed": seed,
-            "agents": agents, "options": [o.name for o in variant.options if o.enabled], "max_turns": max_turns}
+            "agents": agents, "options": [o.name for o in variant.options if o.enabled],
+            "option_values": {o.name: o.value for o in variant.options if o.type != "bool"}, "max_turns": max_turns}
 
 
 def write_log(out: IO[str], header: dict[str, Any], lines: Iterable[str], *, over: bool) -> None:

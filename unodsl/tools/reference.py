@@ -18,7 +18,9 @@ def markdown() -> str:
            "## Names", "", "| name | type | meaning |", "|---|---|---|"]
     out += [f"| `{n.name}` | {n.type} | {n.doc} |" for n in sorted(REGISTRY.names.values(), key=lambda n: n.name)]
     out += ["| `player` | player | who played the card, whose turn it is, or whom the event is about |",
-            "| `card` | card | the card being played or tested (in on_play, legal_if, match) |"]
+            "| `card` | card | the card being played or tested (in on_play, legal_if, match) |",
+            "| `option.NAME` | int or bool | the value the table chose for the variant's option NAME "
+            "(`options:`; a number option, or a switch read as true or false) |"]
     out += ["", "## Card attributes", "", "| attribute | type | meaning |", "|---|---|---|"]
     out += [f"| `.{a}` | {t} | {d} |" for a, (t, d) in CARD_ATTRS.items()]
     out += ["", "## Player attributes", "", "| attribute | type | meaning |", "|---|---|---|"]

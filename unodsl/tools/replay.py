@@ -60,6 +60,11 @@ class Log:
         return [str(o) for o in self.header.get("options", [])]
 
     @property
+    def option_values(self) -> dict[str, bool | int]:
+        """The value of each number option the game was played with."""
+        return dict(self.header.get("option_values", {}))
+
+    @property
     def max_turns(self) -> int:
         value = self.header.get("max_turns")
         return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else MAX_TURNS
@@ -158,6 +163,11 @@ def _header(line: str, where: str) -> dict[str, Any]:
         if not isinstance(value, kind) or isinstance(value, bool):
             raise LogError(f"{where}the header's {key!r} should be {'a number' if kind is int else 'a list'}, "
                            f"not {json.dumps(value)}")
+    values = header.get("option_values", {})
+    if not isinstance(values, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
+        raise LogError(f"{where}the header's 'option_values' should map option names to numbers, "
+                       f"not {json.dumps(values)}")
     return header
 
 
@@ -173,9 +183,10 @@ def _event(line: str, number: int, is_last: bool, where: str) -> dict[str, Any]:
 
 
 def load_logged_variant(log: Log, override: str | Path | None = None) -> Variant:
-    """The variant the log names (its file, with its options on), or `override`."""
+    """The variant the log names (its file, with its options on and its number options'
+    values), or `override`."""
     on = log.options
-    chosen = dict.fromkeys(on, True)
+    chosen: dict[str, bool | int] = {**dict.fromkeys(on, True), **log.option_values}
     target = override if override is not None else _logged_file(log)
     variant = load_variant(target, chosen)
     extra = [o.name for o in variant.options if o.enabled and o.name not in on]

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..variant.load import apply_options, load_variant
-from ..variant.model import Face, Variant
+from ..variant.load import load_variant
+from ..variant.model import Face, Option, Variant
+from ..variant.options import Chosen, apply_patches, choose, declare
 from ..variant.resolve import load_tree, shipped_dir
 from .english import English, event_phrase, field_phrases, humanise
 
@@ -55,7 +56,7 @@ class Table:
 Block = Heading | Para | Items | Table
 
 
-def build(name: str | Path, options: Mapping[str, bool] | None = None) -> list[Block]:
+def build(name: str | Path, options: Chosen | None = None) -> list[Block]:
     """The rulebook of a variant (a path or a shipped name) with `options` switched on or off.
 
     Raises VariantError for an invalid variant, as load_variant does."""
@@ -64,9 +65,17 @@ def build(name: str | Path, options: Mapping[str, bool] | None = None) -> list[B
 
 def blocks_of(variant: Variant) -> list[Block]:
     """The rulebook of a loaded variant (its file is read again for the expressions' text)."""
-    chosen = {o.name: o.enabled for o in variant.options}
-    data, _ = apply_options(load_tree(variant.file), chosen)
-    return _Book(variant, data.data).blocks()
+    src = load_tree(variant.file)
+    declared, _ = declare(src)
+    merged = apply_patches(src, choose(src, declared, {o.name: o.value for o in variant.options}))
+    return _Book(variant, merged.data).blocks()
+
+
+def _setting(o: Option) -> str:
+    """An option's state in this book: on/off, or its value with the values it takes."""
+    if o.type == "bool":
+        return "on" if o.enabled else "off"
+    return f"{o.value} here; default {o.default}; {o.type_text}"
 
 
 @dataclass
@@ -232,10 +241,10 @@ class _Book:
         out: list[Block] = [Heading(2, "Options")]
         if not self.v.options:
             return [*out, Para("This variant has no options.")]
-        out.append(Para("Switch an option on with `-o NAME` (`unodsl run`, `play`, `simulate`, `rulebook`)."))
+        out.append(Para("Switch an option on with `-o NAME`, or give a number option its value with "
+                        "`-o NAME=VALUE` (`unodsl run`, `play`, `simulate`, `rulebook`)."))
         out.append(Items(tuple(
-            f"**{humanise(o.name)}** (`{o.name}`, {'on' if o.enabled else 'off'}): {o.description}"
-            for o in self.v.options)))
+            f"**{humanise(o.name)}** (`{o.name}`, {_setting(o)}): {o.description}" for o in self.v.options)))
         return out
 
 
@@ -353,7 +362,7 @@ def html_page(blocks: list[Block]) -> str:
             + "\n".join(body) + "\n</body>\n</html>\n")
 
 
-def render(name: str | Path, fmt: str = "md", options: Mapping[str, bool] | None = None) -> str:
+def render(name: str | Path, fmt: str = "md", options: Chosen | None = None) -> str:
     blocks = build(name, options)
     return html_page(blocks) if fmt == "html" else markdown(blocks)
 

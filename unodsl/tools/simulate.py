@@ -205,7 +205,7 @@ class Setup:
     """What a batch plays; picklable, so worker processes can load it themselves."""
 
     variant: str                          # an absolute path to the variant file
-    options: tuple[tuple[str, bool], ...]
+    options: tuple[tuple[str, bool | int], ...]
     players: int
     agents: tuple[str, ...]
     seed: int
@@ -219,7 +219,7 @@ class Setup:
         return table(self.agents, self.players, fixed_seats=self.fixed_seats)
 
 
-_LOADED: dict[tuple[str, tuple[tuple[str, bool], ...]], Variant] = {}
+_LOADED: dict[tuple[str, tuple[tuple[str, bool | int], ...]], Variant] = {}
 
 
 def _variant(setup: Setup) -> Variant:
@@ -358,7 +358,7 @@ def default_players(variant: Variant) -> int:
 
 def simulate(variant: str | Path | Variant, count: int, *, players: int | None = None,
              agents: Sequence[str] = ("greedy", "random"), seed: int = 0,
-             options: Mapping[str, bool] | None = None, workers: int = 1, rounds_only: bool = False,
+             options: Mapping[str, bool | int | str] | None = None, workers: int = 1, rounds_only: bool = False,
              max_turns: int = 5_000, fixed_seats: bool = False,
              progress: Callable[[int], None] | None = None) -> Simulation:
     """Play `count` games (or single rounds, with `rounds_only`) of a variant with bots.
@@ -373,12 +373,11 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     """
     if isinstance(variant, Variant):
         loaded = variant
-        chosen = {o.name: o.enabled for o in variant.options}
         path = str(Path(variant.file).resolve())
     else:
-        chosen = dict(options or {})
         path = str(resolve(variant).resolve())
-        loaded = load_variant(path, chosen)
+        loaded = load_variant(path, options)
+    chosen = {o.name: o.value for o in loaded.options}
     n = players if players is not None else default_players(loaded)
     if not loaded.min_players <= n <= loaded.max_players:
         raise UnoDslError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
@@ -400,7 +399,7 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     else:
         _play_in_processes(setup, count, workers, tally, progress)
     elapsed = time.perf_counter() - start
-    on = tuple(o.name for o in loaded.options if o.enabled)
+    on = tuple(o.label for o in loaded.options if o.is_set)
     return Simulation(setup, loaded.name, on, count, tally, elapsed, workers)
 
 

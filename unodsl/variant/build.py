@@ -71,10 +71,32 @@ class VariantBuilder:
                               then=draw.get("then", "may_play")),
             ),
             scoring=Scoring(d["scoring"].get("round", "winner_scores_others"),
-                            d["scoring"]["target"], d["scoring"].get("winner", "highest")),
+                            self.number(("scoring", "target"), 1, 1_000_000), d["scoring"].get("winner", "highest")),
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
         )
+
+    def number(self, key: Key, lo: int, hi: int) -> int:
+        """The whole number at `key`: written there, or read from an option (`{option: NAME}`)."""
+        x = self.exprs
+        raw = x.get(key)
+        if not isinstance(raw, dict):
+            return int(raw)
+        name = raw["option"]
+        where = ".".join(str(k) for k in key)
+        value = x.options.get(name)
+        if name not in x.options:
+            x.error((*key, "option"), f"unknown option {name!r}", did_you_mean(name, x.options)
+                    or (f"options: {', '.join(x.options)}" if x.options else "declare it under `options:`"))
+        elif not isinstance(value, int) or isinstance(value, bool):
+            x.error((*key, "option"), f"{where} is a number, but option {name!r} is switched on or off",
+                    "give the option type: int, a default and a range")
+        elif not lo <= value <= hi:
+            x.error((*key, "option"), f"{where} must be from {lo} to {hi:,}, but option {name!r} is {value}",
+                    "narrow the option's min and max")
+        else:
+            return value
+        return lo
 
     def kind(self, name: str) -> CardKind:
         x = self.exprs

@@ -41,6 +41,7 @@ class Expressions:
     src: Source
     kinds: frozenset[str] = frozenset()
     colors: frozenset[str] = frozenset()
+    options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME → its chosen value
     diags: list[Diagnostic] = field(default_factory=list)
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
     types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
@@ -136,7 +137,7 @@ class Expressions:
         return t
 
     def _context(self, env: Mapping[str, str], effects: bool) -> Context:
-        return Context(REGISTRY, env, self.kinds, self.colors, effects)
+        return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options)
 
 
 def too_deep(text: str) -> tuple[int, int] | None:

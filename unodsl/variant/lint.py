@@ -7,14 +7,14 @@ Each check adds diagnostics to the file's `Expressions`; none changes the model.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..errors import Diagnostic, Pos, did_you_mean
 from ..lang import ast
-from ..lang.check import TYPE_WORDS, show
+from ..lang.check import TYPE_WORDS, option_read, show
 from ..lang.parse import LangSyntaxError
-from ..lang.walk import calls
+from ..lang.walk import calls, nodes
 from .expressions import Expressions, parse_once, too_deep
 from .model import Face, Side, Variant
 from .source import Key
@@ -88,7 +88,7 @@ def deal_fits(x: Expressions, max_players: int, faces: tuple[Face, ...]) -> None
                 "moves cards), so every round would be over before its first turn",
                 "for example: shuffle(draw_pile); deal(7); turn_up()")
         return
-    each, turned = _sure_deal(setup)
+    each, turned = _sure_deal(setup, x.options)
     needed = each * max_players + turned
     if needed <= deck:
         return
@@ -97,8 +97,10 @@ def deal_fits(x: Expressions, max_players: int, faces: tuple[Face, ...]) -> None
     fit = (deck - turned) // each if each else 0
     hint = (f"lower players.max to {fit}, deal fewer cards, or add cards to the deck"
             if fit >= 1 else "deal fewer cards, or add cards to the deck")
+    read = [n for n in dict.fromkeys(map(option_read, nodes(setup))) if n is not None and n in x.options]
+    chosen = f" (with {', '.join(f'option.{n} = {x.options[n]}' for n in read)})" if read else ""
     x.error(("players", "max"), f"the deck has {deck} cards, but dealing {each} to each of "
-            f"{table}{up} takes {needed}", hint)
+            f"{table}{up} takes {needed}{chosen}", hint + ("; or lower the option's max" if read else ""))
 
 
 def flags(x: Expressions) -> None:
@@ -203,32 +205,34 @@ def _one_cut_value(cut: ast.Call, faces: tuple[Face, ...]) -> Any:
     return None
 
 
-def _int(node: ast.Node | None) -> int | None:
-    if isinstance(node, ast.Literal) and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return node.value
-    return None
+def _int(node: ast.Node | None, options: Mapping[str, bool | int] | None = None) -> int | None:
+    """A whole number written in the expression, or the value of the option it reads."""
+    value = node.value if isinstance(node, ast.Literal) else (
+        (options or {}).get(option_read(node) or "") if node is not None else None)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _sure_deal(node: ast.Node) -> tuple[int, int]:
+def _sure_deal(node: ast.Node, options: Mapping[str, bool | int]) -> tuple[int, int]:
     """(cards dealt to each player, cards turned up) that a setup program surely deals.
 
     Counts `deal(<number>)` and `turn_up()` in the straight line of the program and
-    in `repeat <number>`; a branch counts only what both sides deal; loops over
-    players and `while` loops are left out (their counts are not known statically).
+    in `repeat <number>` (a number written, or an option's value); a branch counts only
+    what both sides deal; loops over players and `while` loops are left out (their
+    counts are not known statically).
     """
     match node:
         case ast.Seq(body=body):
-            parts = [_sure_deal(s) for s in body]
+            parts = [_sure_deal(s, options) for s in body]
             return sum(p[0] for p in parts), sum(p[1] for p in parts)
         case ast.Call(func="deal", args=args, kwargs=kwargs):
-            count = _int(args[0] if args else dict(kwargs).get("count"))
+            count = _int(args[0] if args else dict(kwargs).get("count"), options)
             return (count or 0, 0)
         case ast.Call(func="turn_up"):
             return (0, 1)
         case ast.Repeat(count=count, body=body):
-            n, (each, up) = _int(count) or 0, _sure_deal(body)
+            n, (each, up) = _int(count, options) or 0, _sure_deal(body, options)
             return each * max(n, 0), up * max(n, 0)
         case ast.If(then=then, orelse=orelse) if orelse is not None:
-            a, b = _sure_deal(then), _sure_deal(orelse)
+            a, b = _sure_deal(then, options), _sure_deal(orelse, options)
             return min(a[0], b[0]), min(a[1], b[1])
     return 0, 0

@@ -1,48 +1,29 @@
 """Variant file → checked, compiled Variant: the passes in order.
 
-resolve (the file and what it extends) → schema → options merged → schema again
-→ build the model (expressions parsed, checked, compiled) → whole-file lints.
-Every problem along the way is a positioned Diagnostic; they are collected and
-raised together as one VariantError. `validate_file` is the checker's entry
-point (every diagnostic, warnings included); `load_variant` gives a Variant or raises.
+resolve (the file and what it extends) → schema → options declared, chosen and
+merged → schema again → build the model (expressions parsed, checked, compiled)
+→ whole-file lints. Every problem along the way is a positioned Diagnostic; they
+are collected and raised together as one VariantError. `validate_file` is the
+checker's entry point (every diagnostic, warnings included); `load_variant`
+gives a Variant or raises; `analyse_text` is validate_file for an editor's buffer.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import Diagnostic, VariantError, did_you_mean
+from ..errors import Diagnostic, VariantError
 from .build import VariantBuilder
 from .expressions import Expressions
 from .lint import lint
-from .model import Option, Variant
-from .overlay import overlay
+from .model import Variant
+from .options import Chosen, apply_patches, choose, declare
 from .resolve import load_tree, load_tree_text
 from .schema import validate
 from .source import Source
-
-
-def apply_options(src: Source, chosen: Mapping[str, bool]) -> tuple[Source, tuple[Option, ...]]:
-    """Merge the patches of the options that are on; unknown names are errors."""
-    declared = src.data.get("options", {}) if isinstance(src.data, dict) else {}
-    declared = declared if isinstance(declared, dict) else {}
-    for name in chosen:
-        if name not in declared:
-            hint = did_you_mean(name, declared) or (
-                f"options: {', '.join(declared)}" if declared else "this variant has no options")
-            raise VariantError.at(src.pos(("options",)), f"unknown option {name!r}", hint)
-    options = []
-    for name, raw in declared.items():
-        if not isinstance(raw, dict):
-            continue
-        on = chosen.get(name, bool(raw.get("default", False)))
-        options.append(Option(name, str(raw.get("description", "")), on))
-        if on and isinstance(raw.get("set"), dict):
-            src = overlay(src, raw["set"], src, ("options", name, "set"))
-    return src, tuple(options)
 
 
 @dataclass
@@ -59,34 +40,46 @@ class Analysis:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def check_source(src: Source, options: Mapping[str, bool] | None = None
+def check_source(src: Source, options: Chosen | None = None
                  ) -> tuple[Variant | None, list[Diagnostic]]:
-    """Schema and semantic checks; the Variant is None if any error was found."""
+    """Schema and semantic checks; the Variant is None if any error was found.
+
+    `options` are the chosen values ({name: True/False/number, or its text}); a name
+    the file does not declare, or a value that does not fit, raises VariantError.
+    """
     found = _check(src, options)
     if found.model is None or any(d.severity == "error" for d in found.diagnostics):
         return None, found.diagnostics
     return found.model, found.diagnostics
 
 
-def _check(src: Source, options: Mapping[str, bool] | None) -> Analysis:
+def _check(src: Source, options: Chosen | None) -> Analysis:
     problems = validate(src)
     if problems:
         return Analysis(src, diagnostics=_ordered([*problems, *src.notes], src.file))
-    merged, opts = apply_options(src, options or {})
+    declared_options, problems = declare(src)
+    if problems:
+        return Analysis(src, diagnostics=_ordered([*problems, *src.notes], src.file))
+    opts = choose(src, declared_options, options or {})
+    merged = apply_patches(src, opts)
     if merged is not src:
         problems = validate(merged)
         if problems:
             return Analysis(src, diagnostics=_ordered([*problems, *merged.notes], src.file))
-    exprs = Expressions(merged)
+    exprs = Expressions(merged, options={name: o.value for name, o in opts.items()})
     builder = VariantBuilder(exprs)
     variant = builder.build()
     lint(exprs, variant, builder.deck_ok)
     diags = _ordered([*exprs.diags, *merged.notes], src.file)
-    return Analysis(merged, dataclasses.replace(variant, options=opts), exprs, diags)
+    return Analysis(merged, dataclasses.replace(variant, options=tuple(opts.values())), exprs, diags)
 
 
-def load_variant(name: str | Path, options: Mapping[str, bool] | None = None) -> Variant:
-    """Load, check and compile a variant (a path, or a shipped variant's name)."""
+def load_variant(name: str | Path, options: Chosen | None = None) -> Variant:
+    """Load, check and compile a variant (a path, or a shipped variant's name).
+
+    `options` switches options on or off (`{"draw_until_playable": True}`) and sets
+    valued ones (`{"target": 300}`); the others keep their defaults.
+    """
     src = load_tree(name)
     variant, diags = check_source(src, options)
     errors = [d for d in diags if d.severity == "error"]
@@ -96,7 +89,8 @@ def load_variant(name: str | Path, options: Mapping[str, bool] | None = None) ->
 
 
 def validate_file(name: str | Path) -> list[Diagnostic]:
-    """Every diagnostic for a file (and what it extends), with each option switched on in turn.
+    """Every diagnostic for a file (and what it extends), with each option switched on in turn,
+    and each number option at its default, its min and its max.
 
     Never raises for a problem in the file: every problem is a Diagnostic.
     """
@@ -118,9 +112,12 @@ def _analyse(load: Callable[[], Source]) -> Analysis:
         if any(d.severity == "error" for d in found.diagnostics):
             return found
         diags = list(found.diagnostics)
-        for opt in (src.data.get("options") or {}):
-            _, more = check_source(src, {opt: True})
-            diags += more
+        declared_options, _ = declare(src)
+        for opt in declared_options.values():
+            values = [True] if opt.type == "bool" else [v for v in (opt.min, opt.max) if v is not None]
+            for value in dict.fromkeys(v for v in values if v != opt.default):
+                _, more = check_source(src, {opt.name: value})
+                diags += more
     except VariantError as err:
         return Analysis(diagnostics=err.diagnostics)
     found.diagnostics = _ordered(diags, src.file)

@@ -88,11 +88,62 @@ class Rule:
     body: Program
 
 
+OptionValue = bool | int
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
+    """A variant option and the value chosen for this game.
+
+    A `bool` option is a patch switched on or off; an `int` option is a number in
+    `min`–`max` (either may be None: no bound), read as `option.NAME` in expressions
+    and `{option: NAME}` in the file.
+    """
+
     name: str
     description: str
-    enabled: bool
+    value: OptionValue
+    type: Literal["bool", "int"] = "bool"
+    default: OptionValue = False
+    min: int | None = None
+    max: int | None = None
+
+    @property
+    def enabled(self) -> bool:
+        """A switch that is on (a number option is never "on")."""
+        return self.type == "bool" and self.value is True
+
+    @property
+    def is_set(self) -> bool:
+        """A switch that is on, or a number not at its default: what a game's header names."""
+        return self.enabled or (self.type != "bool" and self.value != self.default)
+
+    @property
+    def type_text(self) -> str:
+        """The values it takes, in words: "on or off", "a whole number from 100 to 10000"."""
+        if self.type == "bool":
+            return "on or off"
+        lo, hi = self.min, self.max
+        if lo is not None and hi is not None:
+            return f"a whole number from {lo} to {hi}"
+        if lo is not None:
+            return f"a whole number of at least {lo}"
+        return f"a whole number of at most {hi}" if hi is not None else "a whole number"
+
+    @property
+    def example(self) -> str:
+        """A value to show in a hint."""
+        if self.type == "bool":
+            return "on"
+        return str(self.default)
+
+    @property
+    def label(self) -> str:
+        """How a game's header names it: `NAME` for a switch, `NAME=VALUE` for a number."""
+        return self.name if self.type == "bool" else f"{self.name}={self.value}"
+
+    def with_value(self, value: OptionValue) -> Option:
+        return Option(self.name, self.description, value, self.type, self.default, self.min, self.max)
 
 
 @dataclass(frozen=True)

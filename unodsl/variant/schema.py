@@ -191,11 +191,16 @@ def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnos
         wanted = {"points": "a number or `rank`", "ranks": "a number, a range like 1-9, or a list",
                   "kind": "a card kind or a list of kinds"}[str(path[-1])]
         return Diagnostic(pos, f"{where} should be {wanted}; got {err.instance!r}")
+    alternatives = err.validator_value if isinstance(err.validator_value, list) else []
+    if isinstance(err.instance, dict) and {"$ref": "#/$defs/option_value"} in alternatives:
+        return Diagnostic(pos, f"{where} should be a number or {{option: NAME}} (a number option's value)")
     if isinstance(err.instance, dict) and {"per_color", "count"} <= set(err.instance):
         return Diagnostic(pos, f"{where}: give either per_color or count, not both")
     if isinstance(err.instance, dict) and not {"per_color", "count"} & set(err.instance):
         return Diagnostic(pos, f"{where}: say how many cards with per_color or count")
-    deepest = best_match(err.context) if err.context else None
+    # The alternative whose type fits the value says what is wrong with it.
+    fitting = [e for e in err.context if e.validator != "type"] or err.context
+    deepest = best_match(fitting) if fitting else None
     return _describe(deepest, src) if deepest is not None else Diagnostic(pos, f"{where}: {err.message}")
 
 
