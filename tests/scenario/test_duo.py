@@ -217,6 +217,38 @@ def test_duo_03_first_reverse_dump_ending_in_draw_two_starts_a_volley() -> None:
     assert options(g) == {"play yellow draw two", "draw"}
 
 
+ALL_GREEN = ["green 1", "green 2", "green 3", "green 4", "green 5", "green 8", "green 9"]
+
+
+def test_duo_03_first_reverse_dump_ends_round() -> None:
+    """DUO-3 / DUO-7: Player 2 plays out the whole hand on the first Reverse: the
+    round ends there, before Player 1 has a turn; Player 2 wins, Player 1 scores
+    their own hand (DUO-11)."""
+    g = drafted(P1, ALL_GREEN, "green reverse")
+    answer(g, "yes", "green 9", "green 8", "green 5", "green 4", "green 3", "green 2")
+    assert pending(g) == (1, "ask", "call_uno")  # one card left (COM-2)
+    answer(g, "yes")  # green 1, the last one, goes down without asking
+    assert g.hands[1] == []
+    assert events(g, "round_end") == [{"player": 1, "points": [8 + 1 + 2 + 3 + 4 + 6 + 7, 0]}]
+    assert g.scores == [31, 0]
+    assert not any(d["player"] == 0 and d["kind"] == "turn" for d in events(g, "choice"))
+    assert g.round == 2 and pending(g)[1:] == ("ask", "keep")  # the next round's draft
+
+
+def test_duo_03_first_reverse_dump_ending_in_draw_two_ends_round_after_its_draw() -> None:
+    """DUO-3 / DUO-7: a last Draw Two still acts (Player 1 draws 2, as DUO-5's
+    decision for a final Draw Two), then the round ends and those cards count."""
+    p2 = [*ALL_GREEN[:6], "green draw two"]
+    g = drafted(P1, p2, "green reverse", draw=["blue 8", "blue 9"])
+    answer(g, "yes", "green 8", "green 5", "green 4", "green 3", "green 2", "green 1")
+    answer(g, "no")  # no UNO call; the draw two goes down last, without asking
+    assert events(g, "card_played")[-1]["card"].label == "green draw two"
+    assert [(d["player"], d["card"].label) for d in events(g, "card_drawn")] == [(0, "blue 8"), (0, "blue 9")]
+    assert events(g, "round_end") == [{"player": 1, "points": [31 + 8 + 9, 0]}]
+    assert g.scores == [48, 0]
+    assert g.round == 2 and pending(g)[1:] == ("ask", "keep")
+
+
 # -- DUO-4 -------------------------------------------------------------------------
 def test_duo_04_play_a_match_or_any_wild_or_draw_even_when_able() -> None:
     g = game("duo")
