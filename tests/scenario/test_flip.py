@@ -416,13 +416,17 @@ def test_flip_07_innocent_wild_draw_two_challenger_draws_four() -> None:
     assert pending(g)[:2] == (2, "turn")
 
 
-def test_flip_07_guilty_wild_draw_color_player_draws_until_colour() -> None:
+def test_flip_07_guilty_wild_draw_color_player_draws_two() -> None:
+    """FLIP-7 (corrected): a guilty Wild Draw Color player draws 2, as for a Wild
+    Draw Two, not until the colour; the challenger plays on."""
     g = light_game(3)
     arrange_dark(g, {0: ["wild draw color", "purple 2", "pink 4"], **THREE_DARK}, discard=["purple 9"],
                  draw=["pink 1", "orange 3", "teal 3", "purple 4"])
     answer(g, "play wild draw color", "teal", "yes")
-    assert hand(g, 0) == ["orange 3", "pink 1", "pink 4", "purple 2", "teal 3"]
+    assert hand(g, 0) == ["orange 3", "pink 1", "pink 4", "purple 2"]
+    assert g.draw_pile[-1].label == "teal 3"
     assert hand(g, 1) == ["teal 1", "teal 2", "wild"]
+    assert g.current_color == "teal"
     assert pending(g)[:2] == (1, "turn")
 
 
@@ -437,13 +441,46 @@ def test_flip_07_innocent_wild_draw_color_challenger_draws_until_colour_then_two
     assert pending(g)[:2] == (2, "turn")
 
 
-def test_flip_07_guilt_is_about_the_colour_not_the_number() -> None:
-    # Holding a card of the same number (another colour) does not make the play guilty.
+def test_flip_07_guilty_of_a_number_match() -> None:
+    """FLIP-7 (corrected): holding the same number as the card below (another
+    colour) could have been played, so the play is guilty: its player draws 2."""
     g = light_game(3)
     g.arrange({0: ["wild draw two", "red 9", "red 4"], **THREE_LIGHT}, discard=["yellow 9"],
               draw=["green 1", "green 2", "green 3", "green 4"])
     answer(g, "play wild draw two", "red", "yes")
-    assert len(g.hands[1]) == 7 and hand(g, 0) == ["red 4", "red 9"]
+    assert hand(g, 0) == ["green 1", "green 2", "red 4", "red 9"]
+    assert hand(g, 1) == ["blue 1", "blue 2", "wild"]
+    assert pending(g)[:2] == (1, "turn")
+
+
+def test_flip_07_guilty_of_a_symbol_match_wild_draw_color() -> None:
+    g = light_game(3)
+    arrange_dark(g, {0: ["wild draw color", "teal skip everyone", "pink 4"], **THREE_DARK},
+                 discard=["purple skip everyone"], draw=["pink 1", "orange 3", "teal 3"])
+    answer(g, "play wild draw color", "orange", "yes")
+    assert hand(g, 0) == ["orange 3", "pink 1", "pink 4", "teal skip everyone"]
+    assert hand(g, 1) == ["teal 1", "teal 2", "wild"]
+    assert pending(g)[:2] == (1, "turn")
+
+
+def test_flip_07_guilty_of_holding_a_wild() -> None:
+    g = light_game(3)
+    g.arrange({0: ["wild draw two", "wild", "red 4"], **THREE_LIGHT}, discard=["yellow 9"],
+              draw=["green 1", "green 2", "green 3", "green 4"])
+    answer(g, "play wild draw two", "blue", "yes")
+    assert hand(g, 0) == ["green 1", "green 2", "red 4", "wild"]
+    assert pending(g)[:2] == (1, "turn")
+
+
+def test_flip_07_innocent_when_nothing_else_could_have_been_played() -> None:
+    # Another colour, another number, no wild: innocent, the challenger draws 4.
+    g = light_game(3)
+    g.arrange({0: ["wild draw two", "red 8", "green skip"], **THREE_LIGHT}, discard=["yellow 9"],
+              draw=["green 1", "green 2", "green 3", "green 4"])
+    answer(g, "play wild draw two", "red", "yes")
+    assert hand(g, 0) == ["green skip", "red 8"]
+    assert hand(g, 1) == ["blue 1", "blue 2", "green 1", "green 2", "green 3", "green 4", "wild"]
+    assert pending(g)[:2] == (2, "turn")
 
 
 # -- FLIP-8 ------------------------------------------------------------------------
