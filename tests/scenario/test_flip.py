@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.helpers import VARIANTS, answer, assert_conserved, deal_order, events, game, hand, pending, variant
 from unodsl import Game, make_agents, play_game, validate_file
@@ -590,6 +591,32 @@ def test_flip_09_uncaught_player_is_safe_once_next_turn_starts() -> None:
     answer(g, "play pink 1", "no", "no", "no")
     assert pending(g)[:2] == (1, "turn")
     assert g.flags[0] == set() and hand(g, 0) == ["pink 2"]
+
+
+def test_com_02_flip_guilty_wild_draw_two_back_to_three_cards_cannot_be_caught() -> None:
+    """COM-2 / FLIP-9: a player who missed UNO and then holds more than one card
+    (a guilty Wild Draw Two draws 2) is safe: nobody is asked to catch them."""
+    g = light_game(3)
+    g.arrange({0: ["wild draw two", "yellow 2"], **THREE_LIGHT}, discard=["yellow 9"],
+              draw=["green 1", "green 2", "green 3", "green 4"])
+    answer(g, "play wild draw two")
+    assert pending(g) == (0, "ask", "call_uno")
+    answer(g, "no", "blue", "yes")  # no call; blue; the challenge finds them guilty
+    assert hand(g, 0) == ["green 1", "green 2", "yellow 2"]
+    assert g.flags[0] == set()
+    assert not any(d["prompt"] == "catch_uno" for d in events(g, "choice"))
+    assert pending(g)[:2] == (1, "turn")  # the challenger plays on
+    assert hand(g, 1) == ["blue 1", "blue 2", "wild"]
+
+
+def test_com_02_catch_window_is_one_definition_in_every_variant() -> None:
+    """COM-2 is the same in every variant: the same three rules, word for word."""
+    com2 = {}
+    for name in ("classic", "duo", "flip", "all_wild", "pocket_pizza"):
+        rules = yaml.safe_load((VARIANTS / f"{name}.yaml").read_text())["rules"]
+        com2[name] = [r for r in rules if r.get("name", "").startswith("COM-2")]
+    assert len(com2["classic"]) == 3
+    assert all(rules == com2["classic"] for rules in com2.values()), com2
 
 
 # -- FLIP-10 -----------------------------------------------------------------------
