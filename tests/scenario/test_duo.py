@@ -92,7 +92,7 @@ def test_duo_02_draft_keep_or_discard_and_discards_go_under_the_draw_pile() -> N
         assert g.decision is not None and g.decision.about is not None
         assert g.decision.about.label == deck[2 * step]
         answer(g, keep)
-    # Keep: the seen card, the next is discarded unseen. Discard: the next card is kept.
+    # Keep: the seen card, the next is discarded. Discard: the next card is kept.
     assert hand(g, 1) == sorted(["red 9", "green 1", "red 3", "green 3", "red 5", "green 5", "red 6"])
     assert hand(g, 0) == sorted(["blue 1", "yellow 2", "blue 3", "yellow 3", "blue 6", "yellow 5", "blue 8"])
     discarded = ["red 1", "blue 2", "green 2", "yellow 1", "red 2", "blue 4", "green 4", "yellow 4",
@@ -103,6 +103,33 @@ def test_duo_02_draft_keep_or_discard_and_discards_go_under_the_draw_pile() -> N
     assert g.aside == []
     assert not any(d["prompt"] == "call_uno" for d in events(g, "choice"))  # no UNO call in a draft
     assert pending(g)[:2] == (0, "turn")  # Player 2 plays first (DUO-3)
+
+
+def test_duo_02_draft_discards_go_face_up_seen_by_both_then_face_down_under_the_draw_pile() -> None:
+    """DUO-2 (corrected): each step's discarded card goes face up on the draft's
+    discard pile, where both players see it; at the end the 14 are turned over
+    (face down, so the last one discarded is at the very bottom) under the draw pile."""
+    # The cut shows the first two cards (seat 1's red 9 wins), which the draft then starts from.
+    deck = ["red 1", "red 9", *[f"{c} {r}" for r in range(2, 8) for c in ("blue", "green", "yellow", "red")],
+            "red 8", "green 8", "blue 9"]
+    assert len(deck) == 28 + 1
+    g = game("duo", stacked=deck)
+    assert g.dealer == 1
+    keeps = ["no", "yes"] * 7
+    discarded: list[str] = []
+    for step, keep in enumerate(keeps):
+        seen, following = deck[2 * step], deck[2 * step + 1]
+        assert g.decision is not None and g.decision.about is not None and g.decision.about.label == seen
+        answer(g, keep)
+        discarded.append(seen if keep == "no" else following)
+        if step < 13:
+            assert labels(g.discard_pile) == discarded  # face up, in the order discarded
+            assert g.view(0).discard_pile == g.view(1).discard_pile == tuple(discarded)
+    assert labels(g.draw_pile[:14]) == discarded[::-1]
+    assert labels(g.discard_pile) == ["blue 9"]
+    assert len(g.draw_pile) == 112 - 14 - 1 and g.aside == []
+    assert not any(d["prompt"] == "call_uno" for d in events(g, "choice"))
+    assert pending(g)[:2] == (0, "turn")
 
 
 def test_duo_02_higher_cut_drafts_first() -> None:
@@ -215,6 +242,38 @@ def test_duo_03_first_reverse_dump_ending_in_draw_two_starts_a_volley() -> None:
     assert g.penalty == 2
     assert pending(g)[:2] == (0, "turn")
     assert options(g) == {"play yellow draw two", "draw"}
+
+
+ALL_GREEN = ["green 1", "green 2", "green 3", "green 4", "green 5", "green 8", "green 9"]
+
+
+def test_duo_03_first_reverse_dump_ends_round() -> None:
+    """DUO-3 / DUO-7: Player 2 plays out the whole hand on the first Reverse: the
+    round ends there, before Player 1 has a turn; Player 2 wins, Player 1 scores
+    their own hand (DUO-11)."""
+    g = drafted(P1, ALL_GREEN, "green reverse")
+    answer(g, "yes", "green 9", "green 8", "green 5", "green 4", "green 3", "green 2")
+    assert pending(g) == (1, "ask", "call_uno")  # one card left (COM-2)
+    answer(g, "yes")  # green 1, the last one, goes down without asking
+    assert g.hands[1] == []
+    assert events(g, "round_end") == [{"player": 1, "points": [8 + 1 + 2 + 3 + 4 + 6 + 7, 0]}]
+    assert g.scores == [31, 0]
+    assert not any(d["player"] == 0 and d["kind"] == "turn" for d in events(g, "choice"))
+    assert g.round == 2 and pending(g)[1:] == ("ask", "keep")  # the next round's draft
+
+
+def test_duo_03_first_reverse_dump_ending_in_draw_two_ends_round_after_its_draw() -> None:
+    """DUO-3 / DUO-7: a last Draw Two still acts (Player 1 draws 2, as DUO-5's
+    decision for a final Draw Two), then the round ends and those cards count."""
+    p2 = [*ALL_GREEN[:6], "green draw two"]
+    g = drafted(P1, p2, "green reverse", draw=["blue 8", "blue 9"])
+    answer(g, "yes", "green 8", "green 5", "green 4", "green 3", "green 2", "green 1")
+    answer(g, "no")  # no UNO call; the draw two goes down last, without asking
+    assert events(g, "card_played")[-1]["card"].label == "green draw two"
+    assert [(d["player"], d["card"].label) for d in events(g, "card_drawn")] == [(0, "blue 8"), (0, "blue 9")]
+    assert events(g, "round_end") == [{"player": 1, "points": [31 + 8 + 9, 0]}]
+    assert g.scores == [48, 0]
+    assert g.round == 2 and pending(g)[1:] == ("ask", "keep")
 
 
 # -- DUO-4 -------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.helpers import VARIANTS, answer, assert_conserved, deal_order, events, game, hand, pending, variant
 from unodsl import Game, make_agents, play_game, validate_file
@@ -416,13 +417,17 @@ def test_flip_07_innocent_wild_draw_two_challenger_draws_four() -> None:
     assert pending(g)[:2] == (2, "turn")
 
 
-def test_flip_07_guilty_wild_draw_color_player_draws_until_colour() -> None:
+def test_flip_07_guilty_wild_draw_color_player_draws_two() -> None:
+    """FLIP-7 (corrected): a guilty Wild Draw Color player draws 2, as for a Wild
+    Draw Two, not until the colour; the challenger plays on."""
     g = light_game(3)
     arrange_dark(g, {0: ["wild draw color", "purple 2", "pink 4"], **THREE_DARK}, discard=["purple 9"],
                  draw=["pink 1", "orange 3", "teal 3", "purple 4"])
     answer(g, "play wild draw color", "teal", "yes")
-    assert hand(g, 0) == ["orange 3", "pink 1", "pink 4", "purple 2", "teal 3"]
+    assert hand(g, 0) == ["orange 3", "pink 1", "pink 4", "purple 2"]
+    assert g.draw_pile[-1].label == "teal 3"
     assert hand(g, 1) == ["teal 1", "teal 2", "wild"]
+    assert g.current_color == "teal"
     assert pending(g)[:2] == (1, "turn")
 
 
@@ -437,13 +442,46 @@ def test_flip_07_innocent_wild_draw_color_challenger_draws_until_colour_then_two
     assert pending(g)[:2] == (2, "turn")
 
 
-def test_flip_07_guilt_is_about_the_colour_not_the_number() -> None:
-    # Holding a card of the same number (another colour) does not make the play guilty.
+def test_flip_07_guilty_of_a_number_match() -> None:
+    """FLIP-7 (corrected): holding the same number as the card below (another
+    colour) could have been played, so the play is guilty: its player draws 2."""
     g = light_game(3)
     g.arrange({0: ["wild draw two", "red 9", "red 4"], **THREE_LIGHT}, discard=["yellow 9"],
               draw=["green 1", "green 2", "green 3", "green 4"])
     answer(g, "play wild draw two", "red", "yes")
-    assert len(g.hands[1]) == 7 and hand(g, 0) == ["red 4", "red 9"]
+    assert hand(g, 0) == ["green 1", "green 2", "red 4", "red 9"]
+    assert hand(g, 1) == ["blue 1", "blue 2", "wild"]
+    assert pending(g)[:2] == (1, "turn")
+
+
+def test_flip_07_guilty_of_a_symbol_match_wild_draw_color() -> None:
+    g = light_game(3)
+    arrange_dark(g, {0: ["wild draw color", "teal skip everyone", "pink 4"], **THREE_DARK},
+                 discard=["purple skip everyone"], draw=["pink 1", "orange 3", "teal 3"])
+    answer(g, "play wild draw color", "orange", "yes")
+    assert hand(g, 0) == ["orange 3", "pink 1", "pink 4", "teal skip everyone"]
+    assert hand(g, 1) == ["teal 1", "teal 2", "wild"]
+    assert pending(g)[:2] == (1, "turn")
+
+
+def test_flip_07_guilty_of_holding_a_wild() -> None:
+    g = light_game(3)
+    g.arrange({0: ["wild draw two", "wild", "red 4"], **THREE_LIGHT}, discard=["yellow 9"],
+              draw=["green 1", "green 2", "green 3", "green 4"])
+    answer(g, "play wild draw two", "blue", "yes")
+    assert hand(g, 0) == ["green 1", "green 2", "red 4", "wild"]
+    assert pending(g)[:2] == (1, "turn")
+
+
+def test_flip_07_innocent_when_nothing_else_could_have_been_played() -> None:
+    # Another colour, another number, no wild: innocent, the challenger draws 4.
+    g = light_game(3)
+    g.arrange({0: ["wild draw two", "red 8", "green skip"], **THREE_LIGHT}, discard=["yellow 9"],
+              draw=["green 1", "green 2", "green 3", "green 4"])
+    answer(g, "play wild draw two", "red", "yes")
+    assert hand(g, 0) == ["green skip", "red 8"]
+    assert hand(g, 1) == ["blue 1", "blue 2", "green 1", "green 2", "green 3", "green 4", "wild"]
+    assert pending(g)[:2] == (2, "turn")
 
 
 # -- FLIP-8 ------------------------------------------------------------------------
@@ -553,6 +591,32 @@ def test_flip_09_uncaught_player_is_safe_once_next_turn_starts() -> None:
     answer(g, "play pink 1", "no", "no", "no")
     assert pending(g)[:2] == (1, "turn")
     assert g.flags[0] == set() and hand(g, 0) == ["pink 2"]
+
+
+def test_com_02_flip_guilty_wild_draw_two_back_to_three_cards_cannot_be_caught() -> None:
+    """COM-2 / FLIP-9: a player who missed UNO and then holds more than one card
+    (a guilty Wild Draw Two draws 2) is safe: nobody is asked to catch them."""
+    g = light_game(3)
+    g.arrange({0: ["wild draw two", "yellow 2"], **THREE_LIGHT}, discard=["yellow 9"],
+              draw=["green 1", "green 2", "green 3", "green 4"])
+    answer(g, "play wild draw two")
+    assert pending(g) == (0, "ask", "call_uno")
+    answer(g, "no", "blue", "yes")  # no call; blue; the challenge finds them guilty
+    assert hand(g, 0) == ["green 1", "green 2", "yellow 2"]
+    assert g.flags[0] == set()
+    assert not any(d["prompt"] == "catch_uno" for d in events(g, "choice"))
+    assert pending(g)[:2] == (1, "turn")  # the challenger plays on
+    assert hand(g, 1) == ["blue 1", "blue 2", "wild"]
+
+
+def test_com_02_catch_window_is_one_definition_in_every_variant() -> None:
+    """COM-2 is the same in every variant: the same three rules, word for word."""
+    com2 = {}
+    for name in ("classic", "duo", "flip", "all_wild", "pocket_pizza"):
+        rules = yaml.safe_load((VARIANTS / f"{name}.yaml").read_text())["rules"]
+        com2[name] = [r for r in rules if r.get("name", "").startswith("COM-2")]
+    assert len(com2["classic"]) == 3
+    assert all(rules == com2["classic"] for rules in com2.values()), com2
 
 
 # -- FLIP-10 -----------------------------------------------------------------------

@@ -78,6 +78,7 @@ class Game:
         self.again = False
         self.next_override: int | None = None
         self.round_winner: int | None = None
+        self.emptied: int | None = None  # the first hand emptied since the last check (see went_out)
         self.winner: int | None = None
         self.round_turns: list[int] = []
         self.events: list[tuple[str, dict[str, Any]]] | None = [] if record else None
@@ -277,7 +278,7 @@ class Game:
         self.direction = direction
         top_card = self.discard_pile[-1] if self.discard_pile else None
         self.current_color = color if color is not None else (top_card.color if top_card else None)
-        self.penalty, self.penalty_answer, self.round_winner = 0, None, None
+        self.penalty, self.penalty_answer, self.round_winner, self.emptied = 0, None, None, None
         self.skips, self.again, self.next_override = 0, False, None
         self._queue.clear()
         if self.events is not None:
@@ -535,9 +536,11 @@ class Game:
                 rest = self._setup_round()
                 if rest is not None:
                     yield from rest
-                self._advance()
+                if not self._went_out():  # a hand may be empty after set-up (a first card's effect)
+                    self._advance()
+            else:
+                self._went_out()  # an arranged position may hold an empty hand
             resumed = False
-            hands = self.hands
             while self.round_winner is None:
                 # -- one player's turn: play a card, draw, or pass; then check for a winner
                 if self.turns >= self.max_turns:
@@ -570,10 +573,8 @@ class Game:
                     self.emit("turn_end", {"player": p})
                     if self._queue:
                         yield from self._drain()
-                if not hands[p]:
-                    self.round_winner = p
-                elif not all(hands):  # an effect emptied someone else's hand
-                    self.round_winner = next(q for q, h in enumerate(hands) if not h)
+                if self.emptied is not None and self._went_out():
+                    pass  # a hand was emptied during the turn (by a play, an effect, a rule …)
                 elif self.skips or self.again or self.next_override is not None:
                     self._advance()
                 else:  # the common case of _advance
@@ -582,6 +583,25 @@ class Game:
             self._score()
             if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
                 self._agents = None  # autoplay's rounds are done: the next decision waits
+
+    def _went_out(self) -> bool:
+        """End the round if a hand is empty, once the step that emptied it is over
+        (a set-up, a turn with its effects and rules): the winner is the first hand
+        emptied since the last check, or else the first empty hand in seat order.
+        The turn loop calls it only when `emptied` is set, so it scans no hands."""
+        first, self.emptied = self.emptied, None
+        hands = self.hands
+        if first is not None and not hands[first]:
+            self.round_winner = first
+        else:
+            self.round_winner = next((q for q, h in enumerate(hands) if not h), None)
+        return self.round_winner is not None
+
+    def took_from_hand(self, p: int) -> None:
+        """Note that cards left `p`'s hand (every primitive that takes cards from a
+        hand calls this): an empty hand ends the round after the current step."""
+        if self.emptied is None and not self.hands[p]:
+            self.emptied = p
 
     def _hooked_decision(self, p: int) -> Flow:
         """The start of a turn while someone watches turn_start, turn_end or choice."""
@@ -610,6 +630,7 @@ class Game:
         self.again = False
         self.next_override = None
         self.round_winner = None
+        self.emptied = None
         self.turns = 0
 
     def _setup_round(self) -> Flow | None:
@@ -735,6 +756,8 @@ class Game:
         Not counted as nesting: each play takes a card from a hand, so plays end."""
         hand = self.hands[p]
         hand.remove(card)
+        if not hand and self.emptied is None:  # took_from_hand, inline: this is the hot path
+            self.emptied = p
         pile = self.discard_pile
         self.previous_top = pile[-1] if pile else None
         pile.append(card)

@@ -78,6 +78,8 @@ def swap_hands(g: Game, a: int, b: int) -> None:
     if a == b:
         return
     g.hands[a], g.hands[b] = g.hands[b], g.hands[a]
+    g.took_from_hand(a)
+    g.took_from_hand(b)
     if g.watching("hands_swapped"):
         g.emit("hands_swapped", {"player": a, "other": b})
     for p in (a, b):
@@ -92,6 +94,7 @@ def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
         return
     g.hands[giver].remove(card)
     g.hands[receiver].append(card)
+    g.took_from_hand(giver)
     if g.watching("card_given"):
         g.emit("card_given", {"player": giver, "other": receiver, "card": card})
     for p in (giver, receiver):
@@ -119,6 +122,10 @@ def _put(g: Game, moved: list[Card], source: list[Card], target: list[Card], at:
         target[:0] = moved
     else:
         target.extend(moved)
+    if moved and not source:
+        for p, h in enumerate(g.hands):
+            if h is source:
+                g.took_from_hand(p)
     if moved and g.watching("cards_moved"):
         g.emit("cards_moved", {"player": g.current, "source": g.zone_name(source),
                                "target": g.zone_name(target), "count": len(moved)})
