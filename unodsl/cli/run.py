@@ -5,14 +5,13 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.console import Console
 
 from ..engine.game import Game
 from ..errors import UnoDslError
 from ..players.bots import make_agents, play_game
 from ..tools.log import EventLog, log_header, write_log
 from ..tools.narrator import Narrator
-from .common import EXIT_INVALID, agent_names, game_setup
+from .common import EXIT_INVALID, Console, agent_names, game_setup
 
 
 @click.command()
