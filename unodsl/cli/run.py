@@ -25,13 +25,14 @@ from .common import EXIT_INVALID, Console, agent_names, game_setup
               help="Switch a variant option on (or off); repeatable.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the full event log to this file as JSON Lines.")
-@click.option("-v", "--verbose", is_flag=True, help="Tell every turn, not only the notable events.")
+@click.option("-v", "--verbose", is_flag=True, help="Also tell each rule that fires (by its name:), the answers "
+              "\"no\" and cards moved between zones.")
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="End a round that runs longer than this with an error.")
 def run(variant: str, players: int | None, seed: int | None, agents: str, option: tuple[str, ...],
         log_file: str | None, verbose: bool, max_turns: int) -> None:
     """Play a whole game of VARIANT with bots and tell what happens."""
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)  # a line of the story is never cut in two
     v, n, seed = game_setup(variant, option, players, seed)
     bots = make_agents(agent_names(agents), n)
     names = [f"P{p + 1} ({bots[p].name})" for p in range(n)]
@@ -42,7 +43,8 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
     events = EventLog()
     game: Game | None = None
     try:
-        game = Game(v, n, seed, max_turns=max_turns, listeners=[narrator, *([events] if log_file else [])])
+        game = Game(v, n, seed, max_turns=max_turns, listeners=[narrator, *([events] if log_file else [])],
+                    listen_to=narrator.listen_to())
         play_game(game, bots)
     except UnoDslError as err:
         console.print(f"[red]error:[/] {err}")

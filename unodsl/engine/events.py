@@ -38,10 +38,13 @@ class Event:
     doc: str
     fields: Mapping[str, Field] = field(default_factory=dict)
     reserved: bool = False  # declared for variants to come; no shipped variant emits it
+    # Commentary for tools: emitted only to a game that names it in `listen_to` (or
+    # `watch`), never in an event log or a replay, and no rule can wait for it.
+    for_tools: bool = False
 
 
-def _event(doc: str, reserved: bool = False, **fields: Field) -> Event:
-    return Event(doc, {"player": _PLAYER, **fields}, reserved)
+def _event(doc: str, reserved: bool = False, for_tools: bool = False, **fields: Field) -> Event:
+    return Event(doc, {"player": _PLAYER, **fields}, reserved, for_tools)
 
 
 _PLAYER = Field("player", "the player the event is about")
@@ -97,6 +100,11 @@ EVENTS: dict[str, Event] = {
                      prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "
                                   "such as \"name a colour\" (may be empty)")),
     "turn_end": _event("a player's turn ends"),
+    "rule_fired": _event("a rule's event came and its `if:` held (player: the event's player): its `do:` runs "
+                         "next. Only for tools that ask for it (`unodsl run -v`); not in event logs, and no "
+                         "rule can wait for it", for_tools=True,
+                         rule=Field("str", "the rule's `name:` (\"rule N\" when it has none)"),
+                         event=Field("str", "the event the rule answered")),
     "round_end": _event("a round ends (player: its winner)",
                         points=Field("any", "the points each player gained this round, by seat")),
     "game_end": _event("the game ends (player: its winner)",
