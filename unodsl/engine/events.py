@@ -58,7 +58,7 @@ EVENTS: dict[str, Event] = {
                        zone=Field("str", "the zone's name: draw_pile, discard_pile, …")),
     "reshuffled": _event("the discard pile (all but its top) becomes the new draw pile",
                          count=Field("int", "the cards in the new draw pile")),
-    "dealt": _event("a player has been dealt their cards",
+    "dealt": _event("a player has been dealt their cards (once per player, in seat order, after the whole deal)",
                     count=Field("int", "the cards in their hand")),
     "card_turned": _event("a card is turned up from the draw pile onto the discard pile (player: the dealer)",
                           card=Field("card", "the card turned up")),
@@ -95,8 +95,11 @@ EVENTS: dict[str, Event] = {
                       flag=Field("str", "the flag's name")),
     "choice": _event("a player answered a decision",
                      kind=Field("str", "the kind of decision: turn, drawn, color, player, card, ask"),
-                     value=Field("any", "the answer: a card, a colour, a seat, true/false, or a turn "
-                                 "action; only the player who answered sees it", ("player",)),
+                     value=Field("any", "the answer, by kind: turn — the card played, or the draw "
+                                 "(or pass) action; drawn — the drawn card played, or the keep action; color — "
+                                 "the colour; player — the seat; card — the card; ask — true or false (a rule "
+                                 "compares it with a card, colour, seat or true/false, not with text). Only the "
+                                 "player who answered sees it", ("player",)),
                      prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "
                                   "such as \"name a colour\" (may be empty)")),
     "turn_end": _event("a player's turn ends"),
