@@ -63,7 +63,7 @@ for o in opponents do draw(o, 1)
 _WHILE = """\
 `while CONDITION do STATEMENT` repeats while the condition holds. The condition
 is tested before each run; a loop that never ends is stopped with an error after
-100,000 runs. This set-up turns up another card while the first is wild:
+10,000 runs. This set-up turns up another card while the first is wild:
 
 ```unodsl at=round.setup
 shuffle(draw_pile);
@@ -74,7 +74,7 @@ while top.wild do (move(discard_pile, draw_pile); shuffle(draw_pile); turn_up())
 
 _REPEAT = """\
 `repeat COUNT do STATEMENT` runs the statement COUNT times (worked out once; 0 or
-less runs it never, more than 100,000 is an error).
+less runs it never, more than 10,000 is an error).
 
 ```unodsl at=cards.skip.on_play
 repeat 2 do draw(next, 1); skip()
@@ -188,8 +188,8 @@ _BOTS = """\
 
 - **random** picks uniformly among the legal options, from the game's seeded
   generator (same seed, same game).
-- **greedy** plays its legal card with the most points (drawing only when it
-  has no play, keeping a drawn card it cannot play), names the colour it holds
+- **greedy** plays its legal card with the most points (it draws only when it
+  has no play, and plays a drawn card when it can), names the colour it holds
   most of, picks the opponent with the fewest cards, picks the card with the most
   points, and answers **yes** to every `ask` — it always calls UNO, always
   catches, always challenges.
