@@ -4,6 +4,7 @@ penalties, challenges, the rules that fire (-v), and one "dealt" line per deal."
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 import re
 from pathlib import Path
 from typing import Any
@@ -137,3 +138,12 @@ def test_a_rule_cannot_wait_for_rule_fired(tmp_path: Path) -> None:
         load_variant(path)
     assert "'rule_fired' is told to tools only" in str(err.value)
     assert re.search(r"v\.yaml:\d+:\d+", str(err.value))
+
+
+def test_calling_uno_is_not_the_cause_of_the_next_draw() -> None:
+    """Playing a draw card down to one card: the UNO call comes first, the draw is the card's."""
+    lines = [line for seed in range(1, 9) for line in told("classic", seed)[0]]
+    assert not [line for line in lines if "calls UNO" in line and "draws" in line]
+    after_call = [b for a, b in pairwise(lines)
+                  if a.endswith("calls UNO") and b.startswith("    ") and " draws " in b]
+    assert after_call and all(re.search(r"draws \d \(\d+ cards\): P\d's \w+ draw two$", b) for b in after_call)

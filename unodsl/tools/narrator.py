@@ -22,6 +22,8 @@ QUESTIONS = {"call_uno": ("calls UNO", "forgets to call UNO"), "catch_uno": ("ca
 # Why a player draws, after a question answered yes: (the asker drew, someone else drew).
 OUTCOMES = {"challenge": ("the challenge fails", "the challenge succeeds"),
             "catch_uno": (None, "caught not calling UNO")}
+# Questions whose "yes" makes nobody draw: a draw after one has another cause.
+DECLARATIONS = {"call_uno"}
 
 
 def card_text(card: Card) -> str:
@@ -184,8 +186,10 @@ class Narrator:
             return
         if kind == "turn" and value is DRAW:
             self.cause, self.asked, self.taking = None, None, self.game.penalty
-        if kind == "ask" and value is True:
+        if kind == "ask" and value is True and prompt not in DECLARATIONS:
             self.asked = (d["player"], prompt)
+        elif kind != "ask":
+            self.asked = None  # another decision came between: the question is not the cause
         if kind == "ask":
             yes, no = QUESTIONS.get(prompt, (f"says yes to {prompt}", None if not self.verbose
                                              else f"says no to {prompt}"))
