@@ -4,8 +4,8 @@ penalties, challenges, the rules that fire (-v), and one "dealt" line per deal."
 from __future__ import annotations
 
 import json
-from itertools import pairwise
 import re
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
