@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import sys
+from typing import Any
+
 import click
 
 from .common import CONTEXT, EXIT_INVALID, EXIT_OK, EXIT_USAGE
@@ -20,7 +25,23 @@ from .validate import validate
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "main"]
 
 
-@click.group(context_settings=CONTEXT)
+class _Group(click.Group):
+    """The command group; a reader that stops early (`unodsl run … | head`) ends the
+    command quietly, with exit code 0 and no traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as err:
+            if not isinstance(err, BrokenPipeError) and err.errno != errno.EPIPE:
+                raise
+            # Python flushes stdout once more at exit: point it at /dev/null first.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(0)
+
+
+@click.group(cls=_Group, context_settings=CONTEXT)
 @click.version_option(package_name="unodsl")
 def main() -> None:
     """unodsl: write UNO-family card games as data, check them, and play them.

@@ -5,11 +5,12 @@ Imports no command module: each command imports from here, never from another co
 
 from __future__ import annotations
 
+import errno
 import random
 import sys
 
 import click
-from rich.console import Console
+import rich.console
 from rich.markup import escape
 
 from ..errors import Diagnostic, VariantError, did_you_mean
@@ -19,6 +20,16 @@ from ..variant.load import load_variant
 from ..variant.model import Variant
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+class Console(rich.console.Console):
+    """rich's Console, but a reader that stops early (`unodsl run … | head`) raises
+    BrokenPipeError, which the command group turns into a quiet exit 0 (rich's own
+    handler exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.console import Console
 
 from ..errors import VariantError
 from ..variant.load import load_variant
 from ..variant.model import Option, Variant
 from ..variant.resolve import shipped_names
-from .common import CONTEXT, EXIT_INVALID, print_diagnostics
+from .common import CONTEXT, EXIT_INVALID, Console, print_diagnostics
 
 
 @click.command(name="options", context_settings=CONTEXT)

@@ -6,7 +6,6 @@ import sys
 from collections.abc import Callable, Sequence
 
 import click
-from rich.console import Console
 from rich.markup import escape
 
 from ..engine.game import MAX_TURNS, Chooser, Game
@@ -15,7 +14,7 @@ from ..players.bots import make_agents
 from ..players.human import HumanAgent, PlayNarrator, Quit
 from ..tools.log import EventLog, log_header, write_log
 from ..variant.model import Variant
-from .common import EXIT_INVALID, agent_names, chosen_options, game_setup
+from .common import EXIT_INVALID, Console, agent_names, chosen_options, game_setup
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.console import Console
 from rich.markup import escape
 
 from ..engine.game import Listener
@@ -13,7 +12,7 @@ from ..errors import VariantError
 from ..tools import replay as lib
 from ..tools.narrator import Narrator
 from ..tools.replay import Log, LogError, ReplayResult
-from .common import EXIT_INVALID, EXIT_OK, print_diagnostics
+from .common import EXIT_INVALID, EXIT_OK, Console, print_diagnostics
 
 
 @click.command()

@@ -5,14 +5,13 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.console import Console
 
 from ..engine.game import Game
 from ..errors import UnoDslError
 from ..players.bots import make_agents, play_game
 from ..tools.log import EventLog, log_header, write_log
 from ..tools.narrator import Narrator
-from .common import EXIT_INVALID, agent_names, chosen_options, game_setup
+from .common import EXIT_INVALID, Console, agent_names, chosen_options, game_setup
 
 
 @click.command()
@@ -27,13 +26,14 @@ from .common import EXIT_INVALID, agent_names, chosen_options, game_setup
               "repeatable. `unodsl options VARIANT` lists them.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the full event log to this file as JSON Lines.")
-@click.option("-v", "--verbose", is_flag=True, help="Tell every turn, not only the notable events.")
+@click.option("-v", "--verbose", is_flag=True, help="Also tell each rule that fires (by its name:), the answers "
+              "\"no\" and cards moved between zones.")
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="End a round that runs longer than this with an error.")
 def run(variant: str, players: int | None, seed: int | None, agents: str, option: tuple[str, ...],
         log_file: str | None, verbose: bool, max_turns: int) -> None:
     """Play a whole game of VARIANT with bots and tell what happens."""
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)  # a line of the story is never cut in two
     v, n, seed = game_setup(variant, option, players, seed)
     bots = make_agents(agent_names(agents), n)
     names = [f"P{p + 1} ({bots[p].name})" for p in range(n)]
@@ -44,7 +44,8 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
     events = EventLog()
     game: Game | None = None
     try:
-        game = Game(v, n, seed, max_turns=max_turns, listeners=[narrator, *([events] if log_file else [])])
+        game = Game(v, n, seed, max_turns=max_turns, listeners=[narrator, *([events] if log_file else [])],
+                    listen_to=narrator.listen_to())
         play_game(game, bots)
     except UnoDslError as err:
         console.print(f"[red]error:[/] {err}")

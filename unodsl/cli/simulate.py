@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 from rich import box
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -31,7 +30,7 @@ from ..tools import simulate as lib
 from ..tools.plots import PlotUnavailable
 from ..tools.simulate import ALPHA, Comparison, Simulation, TestResult
 from ..variant.load import load_variant
-from .common import EXIT_INVALID, agent_names, parse_options, print_diagnostics
+from .common import EXIT_INVALID, Console, agent_names, parse_options, print_diagnostics
 
 
 class _Speed(ProgressColumn):
@@ -72,7 +71,7 @@ class _Speed(ProgressColumn):
               help="Switch or set an option of the --compare variant; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write PNG charts to DIR (needs matplotlib: pip install 'unodsl[plot]').")
+              help="Write PNG charts to DIR (needs matplotlib: pip install matplotlib).")
 def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
              fixed_seats: bool, seed: int | None, option: tuple[str, ...], workers: int, max_turns: int,
              other: str | None, other_option: tuple[str, ...], as_json: bool, plot_dir: str | None) -> None:
@@ -140,8 +139,8 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
                               allow_nan=False))
         return
     console = Console(highlight=False)
-    if not console.is_terminal:  # piped: plain text, and wide enough for the tables
-        console = Console(highlight=False, width=max(console.width, 130))
+    if not console.is_terminal:  # piped: plain text, tables fitted to 80 columns
+        console = Console(highlight=False, width=80, soft_wrap=True)  # prose lines are not cut
     report(console, runs, figs, comparison)
     for path in charts:
         console.print(f"chart: {path}")
@@ -201,7 +200,7 @@ def _seats(f: dict[str, Any]) -> str:
 def _table(title: str, *columns: str) -> Table:
     table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
     for i, col in enumerate(columns):
-        table.add_column(col, justify="left" if i == 0 else "right")
+        table.add_column(col, justify="left" if i == 0 else "right", overflow="fold")  # never cut short
     return table
 
 
@@ -316,12 +315,14 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
 def _report_comparison(console: Console, comparison: Comparison) -> None:
     table = _table(f"A vs B: which differences are significant (α = {ALPHA}, Holm-corrected over "
                    f"{sum(t.p is not None for t in comparison.tests)} tests)",
-                   "figure", "A", "B", "test", "statistic", "p", "p (Holm)", "significant")
+                   "figure", "A", "B", "test", "stat", "p", "p (Holm)", "signif.")
     for t in comparison.tests:
         stat = "–" if t.statistic is None else f"{t.statistic:.3g}" + (f" {t.note}" if t.note.startswith("df") else "")
         table.add_row(t.metric, _value(t, t.a), _value(t, t.b), t.test, stat, _pvalue(t.p), _pvalue(t.p_holm),
                       "[bold red]yes[/]" if t.significant else "no")
     console.print(table)
+    # the tests' names whole, as a narrow table may wrap them
+    console.print(f"tests: {', '.join(dict.fromkeys(t.test for t in comparison.tests))}")
     sig = comparison.significant
     if sig:
         console.print(f"[bold]{len(sig)} significant difference(s)[/] (A vs B, test, Holm-corrected p):")

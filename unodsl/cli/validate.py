@@ -6,11 +6,10 @@ import json
 import sys
 
 import click
-from rich.console import Console
 
 from ..errors import Diagnostic
 from ..variant.load import validate_file
-from .common import EXIT_INVALID, EXIT_OK, print_diagnostics
+from .common import EXIT_INVALID, EXIT_OK, Console, print_diagnostics
 
 
 @click.command()

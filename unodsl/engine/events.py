@@ -38,10 +38,13 @@ class Event:
     doc: str
     fields: Mapping[str, Field] = field(default_factory=dict)
     reserved: bool = False  # declared for variants to come; no shipped variant emits it
+    # Commentary for tools: emitted only to a game that names it in `listen_to` (or
+    # `watch`), never in an event log or a replay, and no rule can wait for it.
+    for_tools: bool = False
 
 
-def _event(doc: str, reserved: bool = False, **fields: Field) -> Event:
-    return Event(doc, {"player": _PLAYER, **fields}, reserved)
+def _event(doc: str, reserved: bool = False, for_tools: bool = False, **fields: Field) -> Event:
+    return Event(doc, {"player": _PLAYER, **fields}, reserved, for_tools)
 
 
 _PLAYER = Field("player", "the player the event is about")
@@ -55,7 +58,7 @@ EVENTS: dict[str, Event] = {
                        zone=Field("str", "the zone's name: draw_pile, discard_pile, …")),
     "reshuffled": _event("the discard pile (all but its top) becomes the new draw pile",
                          count=Field("int", "the cards in the new draw pile")),
-    "dealt": _event("a player has been dealt their cards",
+    "dealt": _event("a player has been dealt their cards (once per player, in seat order, after the whole deal)",
                     count=Field("int", "the cards in their hand")),
     "card_turned": _event("a card is turned up from the draw pile onto the discard pile (player: the dealer)",
                           card=Field("card", "the card turned up")),
@@ -92,11 +95,19 @@ EVENTS: dict[str, Event] = {
                       flag=Field("str", "the flag's name")),
     "choice": _event("a player answered a decision",
                      kind=Field("str", "the kind of decision: turn, drawn, color, player, card, ask"),
-                     value=Field("any", "the answer: a card, a colour, a seat, true/false, or a turn "
-                                 "action; only the player who answered sees it", ("player",)),
+                     value=Field("any", "the answer, by kind: turn — the card played, or the draw "
+                                 "(or pass) action; drawn — the drawn card played, or the keep action; color — "
+                                 "the colour; player — the seat; card — the card; ask — true or false (a rule "
+                                 "compares it with a card, colour, seat or true/false, not with text). Only the "
+                                 "player who answered sees it", ("player",)),
                      prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "
                                   "such as \"name a colour\" (may be empty)")),
     "turn_end": _event("a player's turn ends"),
+    "rule_fired": _event("a rule's event came and its `if:` held (player: the event's player): its `do:` runs "
+                         "next. Only for tools that ask for it (`unodsl run -v`); not in event logs, and no "
+                         "rule can wait for it", for_tools=True,
+                         rule=Field("str", "the rule's `name:` (\"rule N\" when it has none)"),
+                         event=Field("str", "the event the rule answered")),
     "round_end": _event("a round ends (player: its winner)",
                         points=Field("any", "the points each player gained this round, by seat")),
     "game_end": _event("the game ends (player: its winner)",

@@ -92,6 +92,8 @@ class Game:
             self._watch = _ALL
         elif listen_to is not None:
             self._watch |= set(listen_to)
+        # rule_fired is told only when asked for by name (never to a recorded log)
+        self._tell_rules = listen_to is not None and "rule_fired" in listen_to
         self._rewatch()
         self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
         self._legal_env: dict[str, Any] = {}
@@ -183,6 +185,8 @@ class Game:
             self._watch = _ALL
         elif not isinstance(self._watch, _All):
             self._watch |= set(events)
+        if events is not None and "rule_fired" in events:
+            self._tell_rules = True
         self._rewatch()
 
     def _rewatch(self) -> None:
@@ -333,6 +337,8 @@ class Game:
         for rule in self._subs.get(name, ()):
             env = dict(data)
             if rule.cond is None or rule.cond(self, env):
+                if self._tell_rules:
+                    self.emit("rule_fired", {"player": data["player"], "rule": rule.name, "event": name})
                 self._queue.append((rule.body, env))
 
     def watching(self, name: str) -> bool:

@@ -200,6 +200,7 @@ EVENT_PHRASES: dict[str, str] = {
     "turn_end": "a turn ends",
     "round_end": "a round ends",
     "game_end": "the game ends",
+    "rule_fired": "a rule fires",
 }
 
 FIELDS: dict[str, str] = {

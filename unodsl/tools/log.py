@@ -14,6 +14,7 @@ from typing import IO, Any
 
 from ..engine.actions import Play
 from ..engine.cards import Card
+from ..engine.events import EVENTS
 from ..variant.model import Variant
 
 # 2: events written as they happen, bots drawing from the game's generator, an end line.
@@ -46,7 +47,8 @@ class EventLog:
         self.lines: list[str] = []
 
     def __call__(self, game: Any, name: str, data: dict[str, Any]) -> None:
-        self.lines.append(event_line(name, data))
+        if not EVENTS[name].for_tools:  # commentary (rule_fired) is no part of the game's record
+            self.lines.append(event_line(name, data))
 
 
 def log_header(variant: Variant, players: int, seed: int, agents: list[str], max_turns: int) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from ..engine.actions import DRAW
 from ..engine.cards import Card
 from ..engine.events import EVENTS
 from ..engine.game import Game
@@ -17,6 +18,12 @@ STYLES = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "p
 
 QUESTIONS = {"call_uno": ("calls UNO", "forgets to call UNO"), "catch_uno": ("catches a missed UNO", None),
              "challenge": ("challenges", "does not challenge")}
+
+# Why a player draws, after a question answered yes: (the asker drew, someone else drew).
+OUTCOMES = {"challenge": ("the challenge fails", "the challenge succeeds"),
+            "catch_uno": (None, "caught not calling UNO")}
+# Questions whose "yes" makes nobody draw: a draw after one has another cause.
+DECLARATIONS = {"call_uno"}
 
 
 def card_text(card: Card) -> str:
@@ -29,16 +36,28 @@ def color_text(color: str) -> str:
 
 
 class Narrator:
-    """Turns events into lines; `verbose` tells every turn, else the notable ones."""
+    """Turns events into lines: every card played, every draw with its cause, penalties,
+    choices and scores; `verbose` also tells each rule that fires (by its `name:`, when
+    the game was asked for `rule_fired`: see `listen_to`), the answers "no" and cards
+    moved between zones."""
 
     def __init__(self, names: list[str], say: Callable[[str], None], verbose: bool = False) -> None:
         self.game: Game
         self.names = names
         self.say = say
         self.verbose = verbose
+        self.cause: str | None = None  # why a draw happens now (None: the player's own draw)
+        self.asked: tuple[int, str] | None = None  # the last question answered yes: (who, prompt)
+        self.pending: dict[int, int] = {}  # cards drawn and not told yet, by player
+        self.penalty_told = False
+        self.taking = 0  # the penalty the current player chose to take, until drawn
         # One handler per declared event that is worth telling (see told_events).
         self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             name: getattr(self, f"on_{name}") for name in EVENTS if hasattr(self, f"on_{name}")}
+
+    def listen_to(self) -> list[str]:
+        """The events to ask a game for (Game(listen_to=…)): all, with rule_fired when verbose."""
+        return [name for name, e in EVENTS.items() if self.verbose or not e.for_tools]
 
     @classmethod
     def told_events(cls) -> list[str]:
@@ -60,6 +79,7 @@ class Narrator:
 
     def on_turn_start(self, d: dict[str, Any]) -> None:
         self.flush_setup()
+        self.cause, self.asked = None, None
 
     def flush_setup(self) -> None:
         """Sum up the questions answered during setup (a draft), once."""
@@ -70,12 +90,13 @@ class Narrator:
         self.setup_answers = None
 
     def on_dealt(self, d: dict[str, Any]) -> None:
-        if d["player"] == self.game.n - 1 or self.verbose:
+        if d["player"] == self.game.n - 1:  # once per deal, when every hand is dealt
             sizes = ", ".join(str(len(h)) for h in self.game.hands)
             self.say(f"  dealt: hands of {sizes}")
 
     def on_card_turned(self, d: dict[str, Any]) -> None:
         self.flush_setup()
+        self.cause, self.asked = f"the first card, {card_text(d['card'])}", None
         self.say(f"  first card: {card_text(d['card'])}")
 
     def on_cut(self, d: dict[str, Any]) -> None:
@@ -84,21 +105,51 @@ class Narrator:
     def on_card_played(self, d: dict[str, Any]) -> None:
         card: Card = d["card"]
         left = len(self.game.hands[d["player"]])
-        if self.verbose or card.rank is None:
-            self.say(f"  {self.who(d['player'])} plays {card_text(card)} ({left} left)")
+        self.cause, self.asked = f"{self.who(d['player'])}'s {card_text(card)}", None
+        self.say(f"  {self.who(d['player'])} plays {card_text(card)} ({left} left)")
+
+    def on_rule_fired(self, d: dict[str, Any]) -> None:
+        if self.verbose:
+            self.cause, self.asked = f"rule “{escape(d['rule'])}”", None
+            self.say(f"    [dim]rule “{escape(d['rule'])}” fires (on {d['event']})[/]")
 
     def on_color_named(self, d: dict[str, Any]) -> None:
         self.say(f"    {self.who(d['player'])} names {color_text(d['color'])}")
 
     def on_card_drawn(self, d: dict[str, Any]) -> None:
-        if self.verbose:
-            self.say(f"  {self.who(d['player'])} draws")
+        self.pending[d["player"]] = self.pending.get(d["player"], 0) + 1
+
+    def on_hand_changed(self, d: dict[str, Any]) -> None:
+        """A draw ends with its hand_changed: told once, with how many and why."""
+        p = d["player"]
+        count = self.pending.pop(p, 0)
+        if count:
+            why = self.why(p)
+            if why is None:  # a turn's own draw
+                self.say(f"  {self.who(p)} draws {count} ({d['size']} cards)")
+            else:
+                self.say(f"    {self.who(p)} draws {count} ({d['size']} cards): {why}")
+
+    def why(self, p: int) -> str | None:
+        """The cause of a draw by `p`, from what happened last (None: their turn's own draw)."""
+        if self.taking and p == self.game.current:
+            self.penalty_told, self.taking = True, 0
+            return "takes the draw penalty"
+        if self.asked is not None:
+            asker, prompt = self.asked
+            own, other = OUTCOMES.get(prompt, (None, None))
+            said = own if p == asker else other
+            yes = QUESTIONS.get(prompt, (f"says yes to {prompt}", None))[0]
+            return escape(said) if said else f"after {self.who(asker)} {escape(yes)}"
+        return self.cause
 
     def on_penalty_added(self, d: dict[str, Any]) -> None:
         self.say(f"    the draw penalty grows to {d['total']}")
 
     def on_penalty_taken(self, d: dict[str, Any]) -> None:
-        self.say(f"    {self.who(d['player'])} takes the penalty: draws {d['count']}")
+        if not self.penalty_told:
+            self.say(f"    {self.who(d['player'])} takes the penalty: draws {d['count']}")
+        self.penalty_told = False
 
     def on_skipped(self, d: dict[str, Any]) -> None:
         self.say(f"    {self.who(d['player'])} is skipped")
@@ -133,6 +184,12 @@ class Narrator:
         if kind == "ask" and answers is not None and not self.verbose:
             answers.setdefault((d["player"], prompt), []).append("yes" if value else "no")
             return
+        if kind == "turn" and value is DRAW:
+            self.cause, self.asked, self.taking = None, None, self.game.penalty
+        if kind == "ask" and value is True and prompt not in DECLARATIONS:
+            self.asked = (d["player"], prompt)
+        elif kind != "ask":
+            self.asked = None  # another decision came between: the question is not the cause
         if kind == "ask":
             yes, no = QUESTIONS.get(prompt, (f"says yes to {prompt}", None if not self.verbose
                                              else f"says no to {prompt}"))

@@ -24,8 +24,8 @@ def _pyplot() -> Any:
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError as err:
-        raise PlotUnavailable("charts need matplotlib: pip install 'unodsl[plot]' "
-                              "(or pip install matplotlib)") from err
+        raise PlotUnavailable("charts need matplotlib: pip install matplotlib (or, in a checkout "
+                              "of unodsl, pip install '.[plot]')") from err
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")
 
@@ -69,22 +69,28 @@ def plot(results: Sequence[dict[str, Any]], directory: str | Path,
         for i, (f, label, color) in enumerate(zip(results, labels, colors, strict=False)):
             rows = f["wins"][key]
             xs = [j + (i - (len(results) - 1) / 2) * width for j in range(len(rows))]
-            rates = [r["rate"] or 0.0 for r in rows]
-            errs = [[r["rate"] - r["ci95"][0] if r["ci95"] else 0 for r in rows],
-                    [r["ci95"][1] - r["rate"] if r["ci95"] else 0 for r in rows]]
+            rates, errs = bars(rows)
             ax.bar(xs, rates, width, yerr=errs, capsize=3, color=color, alpha=0.85, label=label)
-            ymax = max([ymax, *(r["ci95"][1] for r in rows if r["ci95"])])
+            ymax = max([ymax, *(100 * r["ci95"][1] for r in rows if r["ci95"])])
         rows = results[0]["wins"][key]
         # a seat's agent is shown when seats are fixed (null when they rotate)
         ax.set_xticks(range(len(rows)), [r["label"] + (f"\n{r['agent']}" if r.get("agent") else "") for r in rows])
-        ax.axhline(1 / results[0]["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
-        ax.set_ylabel("win rate (95% CI)")
+        ax.axhline(100 / results[0]["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+        ax.set_ylabel("win rate, % (95% CI)")
         ax.set_title(title)
-        ax.set_ylim(0, min(1.0, ymax * 1.3) if ymax else 1.0)
+        ax.set_ylim(0, min(100.0, ymax * 1.3) if ymax else 100.0)
         ax.legend(fontsize=8, loc="upper center", ncol=len(results) + 1)
     fig.tight_layout()
     written.append(_save(fig, plt, out / "seat_win_rates.png"))
     return written
+
+
+def bars(rows: list[dict[str, Any]]) -> tuple[list[float], list[list[float]]]:
+    """Win-rate bars and their error bars (below, above) in percent, the unit of the tables."""
+    rates = [100 * (r["rate"] or 0.0) for r in rows]
+    errs = [[100 * (r["rate"] - r["ci95"][0]) if r["ci95"] else 0.0 for r in rows],
+            [100 * (r["ci95"][1] - r["rate"]) if r["ci95"] else 0.0 for r in rows]]
+    return rates, errs
 
 
 def _bins(top: int) -> list[float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..engine.events import EVENTS, EVERYONE, Field
 from ..engine.primitives import REGISTRY
 from ..lang.signature import CARD_ATTRS, PLAYER_ATTRS
+from .topics import event_text, names, topic_markdown
 
 KIND_TITLES = {"query": "Functions (conditions may use these)",
                "effect": "Effects (change the game)",
@@ -46,18 +47,31 @@ def _field(name: str, f: Field) -> str:
 
 def topics() -> list[str]:
     """Every name `entry` can explain."""
-    return [*REGISTRY.primitives, *REGISTRY.names, *EVENTS]
+    return list(dict.fromkeys([*REGISTRY.primitives, *REGISTRY.names, *EVENTS, *names(), *CARD_ATTRS,
+                               *PLAYER_ATTRS]))
 
 
 def entry(name: str) -> str | None:
-    """One entry of the reference as plain text, or None."""
+    """One entry of the reference as Markdown, or None: a function, a name, an event,
+    a card or player attribute, or a topic of the syntax and the file format."""
+    parts = []
     if name in REGISTRY.primitives:
         p = REGISTRY.primitives[name]
-        return f"{p.usage()}  [{p.kind}]\n  {p.doc}"
+        types = ", ".join(f"{q.name}: {q.type}" for q in p.params)
+        gives = p.returns if p.elem is None else "a list like the first argument"
+        parts.append(f"## `{p.usage()}` ({p.kind})\n\n{p.doc}\n\nParameters: {types or 'none'}. Gives: {gives}.")
     if name in REGISTRY.names:
         n = REGISTRY.names[name]
-        return f"{n.name}: {n.type}\n  {n.doc}"
+        parts.append(f"## `{n.name}`: {n.type}\n\n{n.doc}")
     if name in EVENTS:
-        e = EVENTS[name]
-        return f"event {name}: {e.doc}\n" + "\n".join(f"  {k}: {f.type} — {f.doc}" for k, f in e.fields.items())
-    return None
+        parts.append(f"## Event `{name}`\n\n{event_text(name)}")
+    if name in CARD_ATTRS:
+        t, doc = CARD_ATTRS[name]
+        parts.append(f"## Card attribute `.{name}`: {t}\n\n`card.{name}`: {doc}.")
+    if name in PLAYER_ATTRS:
+        t, doc = PLAYER_ATTRS[name]
+        parts.append(f"## Player attribute `.{name}`: {t}\n\n`next.{name}`: {doc}.")
+    topic = topic_markdown(name)
+    if topic is not None:
+        parts.append(topic)
+    return "\n\n".join(parts) if parts else None

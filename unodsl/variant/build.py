@@ -188,9 +188,11 @@ class VariantBuilder:
         key: Key = ("rules", i)
         event = raw["on"]
         name = raw.get("name", f"rule {i + 1}")
-        if event not in EVENTS:
-            x.error((*key, "on"), f"unknown event {event!r}",
-                    did_you_mean(event, EVENTS) or f"events: {', '.join(EVENTS)}")
+        if event not in EVENTS or EVENTS[event].for_tools:
+            rules_see = [e for e, d in EVENTS.items() if not d.for_tools]
+            x.error((*key, "on"), f"unknown event {event!r}" if event not in EVENTS
+                    else f"{event!r} is told to tools only; a rule cannot wait for it",
+                    did_you_mean(event, rules_see) or f"events: {', '.join(rules_see)}")
             # Its `if` and `do` read the event's fields, so checking them now would only
             # report consequences of the wrong name.
             return Rule(name, event, None, ())

@@ -1,0 +1,176 @@
+"""Every example in docs/guide.md runs, and every topic of `unodsl explain` renders.
+
+Fence forms (anything else in yaml or unodsl is an error here):
+- ```yaml — a whole variant file or overlay: validates with no error and plays a
+  seeded game to its end (with every option on, too); `extends: base.yaml` finds
+  a copy of classic next to it;
+- ```yaml part — a part of a file: checked as an overlay of classic;
+- ```unodsl at=KEY — an expression or program, put into classic at KEY (dots
+  between keys: `cards.skip.on_play`) by an overlay, which must then validate
+  and play; every key but the last must exist in classic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from rich.console import Console
+from rich.markdown import Markdown
+
+from tests.helpers import ROOT
+from unodsl import Game, load_variant, make_agents, play_game
+from unodsl.cli import main
+from unodsl.tools.reference import entry, topics
+from unodsl.tools.topics import TOPICS, guide_section, names
+from unodsl.variant.load import validate_file
+
+GUIDE = ROOT / "docs" / "guide.md"
+CLASSIC = ROOT / "variants" / "classic.yaml"
+FENCE = re.compile(r"^```(\S*)([^\n]*)\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Example:
+    where: str  # "guide.md:LINE" or "topic NAME"
+    lang: str
+    info: str
+    body: str
+
+
+def examples(text: str, where: str) -> list[Example]:
+    found = []
+    for m in FENCE.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        found.append(Example(f"{where}:{line}", m[1], m[2].strip(), m[3]))
+    return found
+
+
+GUIDE_EXAMPLES = [e for e in examples(GUIDE.read_text(encoding="utf-8"), "guide.md") if e.lang in ("yaml", "unodsl")]
+
+
+def overlay(key: str, value: str) -> dict[str, Any]:
+    """An overlay of classic setting the dotted KEY (every part but the last must exist)."""
+    *path, last = key.split(".")
+    node = yaml.load(CLASSIC.read_text(encoding="utf-8"), Loader=yaml.BaseLoader)  # keys stay text ("on")
+    patch: dict[str, Any] = {"extends": "classic"}
+    top = patch
+    for part in path:
+        node = node[part]
+        assert isinstance(node, dict), f"{key}: {part} is not a map"
+        top = top.setdefault(part, {})
+    top[last] = value
+    return patch
+
+
+def example_file(example: Example, tmp_path: Path) -> Path:
+    """The variant file an example stands for."""
+    path = tmp_path / f"example_{re.sub(r'[^a-z0-9]+', '_', example.where.lower())}.yaml"
+    (tmp_path / "base.yaml").write_text(CLASSIC.read_text(encoding="utf-8"), encoding="utf-8")
+    if example.lang == "yaml" and example.info == "":
+        path.write_text(example.body, encoding="utf-8")
+    elif example.lang == "yaml" and example.info == "part":
+        assert "extends:" not in example.body
+        path.write_text("extends: classic\n" + example.body, encoding="utf-8")
+    elif example.lang == "unodsl" and (m := re.fullmatch(r"at=(\S+)", example.info)):
+        path.write_text(yaml.safe_dump(overlay(m[1], example.body.strip()), sort_keys=False, allow_unicode=True),
+                        encoding="utf-8")
+    else:
+        raise AssertionError(f"{example.where}: unknown example form ```{example.lang} {example.info}")
+    return path
+
+
+def check(example: Example, tmp_path: Path) -> None:
+    """Validate with no error, then play a seeded game to its end (and again with
+    every option on)."""
+    path = example_file(example, tmp_path)
+    errors = [str(d) for d in validate_file(path) if d.severity == "error"]
+    assert errors == [], f"{example.where}: {errors}"
+    variant = load_variant(path)
+    runs = [variant]
+    if variant.options:
+        runs.append(load_variant(path, {o.name: True for o in variant.options if o.type == "bool"}))
+    for v in runs:
+        players = max(v.min_players, min(v.max_players, 3))
+        game = Game(v, players, 1)
+        play_game(game, make_agents(["greedy", "random"], players))
+        assert game.over and game.winner is not None, example.where
+
+
+@pytest.mark.parametrize("example", GUIDE_EXAMPLES, ids=lambda e: e.where)
+def test_every_example_in_the_guide_validates_and_plays(example: Example, tmp_path: Path) -> None:
+    check(example, tmp_path)
+
+
+def test_the_guide_has_examples_of_each_form() -> None:
+    forms = {(e.lang, e.info.split("=")[0]) for e in GUIDE_EXAMPLES}
+    assert forms == {("yaml", ""), ("yaml", "part"), ("unodsl", "at")}
+    assert len(GUIDE_EXAMPLES) >= 25
+
+
+@pytest.mark.parametrize("example", [
+    Example("broken file", "yaml", "", "unodsl: 1\nname: x\nplayers: {min: 2, max: 4}\ncolors: [red]\n"
+            "deck:\n  - {kind: number, ranks: 1-9, per_color: 4}\ncards:\n  number: {points: rank, "
+            "on_play: skipp()}\n"),
+    Example("broken snippet", "unodsl", "at=cards.skip.on_play", "draw(next 2)"),
+    Example("wrong type", "unodsl", "at=turn.match", "card.rank == \"red\""),
+    Example("wrong key", "unodsl", "at=cards.skipp.on_play", "skip()"),
+    Example("unknown form", "yaml", "somewhere", "name: x"),
+], ids=lambda e: e.where)
+def test_a_wrong_example_fails(example: Example, tmp_path: Path) -> None:
+    with pytest.raises((AssertionError, KeyError)):
+        check(example, tmp_path)
+
+
+def test_the_guide_carries_the_topics_as_generated() -> None:
+    assert guide_section() in GUIDE.read_text(encoding="utf-8"), (
+        "docs/guide.md's reference part is stale: run python -c \"from unodsl.tools.topics import "
+        "refresh_guide; refresh_guide('docs/guide.md')\"")
+
+
+def test_the_guide_covers_every_keyword_of_the_grammar() -> None:
+    grammar = (ROOT / "grammar" / "unodsl.lark").read_text(encoding="utf-8")
+    keywords = set(re.findall(r'"([a-z]+|->|[=!<>]=|[<>%*/+-])"', grammar)) | {"==", "!="}
+    text = GUIDE.read_text(encoding="utf-8")
+    missing = sorted(k for k in keywords if f"`{k}" not in text and f" {k} " not in text)
+    assert missing == []
+
+
+# -- unodsl explain TOPIC --------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(set(topics())))
+def test_every_topic_renders_plain_and_with_rich(name: str) -> None:
+    text = entry(name)
+    assert text
+    console = Console(record=True, width=80, force_terminal=True, color_system="truecolor")
+    console.print(Markdown(text))
+    assert console.export_text().strip()
+    result = CliRunner().invoke(main, ["explain", name])
+    assert result.exit_code == 0, result.output
+    assert "\x1b[" not in result.output  # piped: plain text
+    assert "at=" not in result.output  # the test marks of an example are not shown
+
+
+@pytest.mark.parametrize("name", ["if", "for", "while", "repeat", "lambda", "operators", "none", "types",
+                                  "options", "extends", "rank", "color", "hand", "events", "choices", "bots"])
+def test_syntax_and_attribute_topics_are_explained(name: str) -> None:
+    result = CliRunner().invoke(main, ["explain", name])
+    assert result.exit_code == 0, result.output
+    assert "nothing called" not in result.output
+
+
+TOPIC_EXAMPLES = [e for name, t in TOPICS.items() for e in examples(t.text, f"topic {name}")]
+
+
+@pytest.mark.parametrize("example", TOPIC_EXAMPLES, ids=lambda e: e.where)
+def test_every_example_of_a_topic_validates_and_plays(example: Example, tmp_path: Path) -> None:
+    """Run from the topics themselves too, so a stale guide cannot hide a wrong one."""
+    check(example, tmp_path)
+
+
+def test_every_topic_name_is_listed() -> None:
+    assert set(names()) <= set(topics())

@@ -1,0 +1,397 @@
+"""The syntax and file-format topics of `unodsl explain`, written once.
+
+Each topic is Markdown. `unodsl explain TOPIC` prints one; docs/guide.md carries
+them all between its `topics` markers (`guide_section()`, checked by a test), and
+the test suite runs every example in them (tests/unit/test_guide.py says how: a
+```unodsl at=KEY example is put at KEY of a shipped variant, a ```yaml part
+example merged into it). Events are told from `engine/events.py`, whose table
+holds their text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.events import EVENTS, EVERYONE
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    title: str
+    text: str  # Markdown, without the title
+
+
+_SYNTAX = """\
+A condition (`legal_if:`, `turn.match:`, a rule's `if:`) is one **expression**.
+An effect (`on_play:`, `round.setup:`, a rule's `do:`) is a **program**: statements
+separated by `;` (a trailing `;` is allowed). Brackets `( … )` group statements
+into one, which is how a `then` or a `do` runs several. `#` starts a comment to
+the end of the line. Text is written `"red"` or `'red'`; numbers are whole.
+
+```unodsl at=cards.skip.on_play
+draw(next, 2);   # the next player draws two
+skip()           # and loses their turn
+```
+
+A call names its arguments in order, or by name after the others:
+`draw(next, count: 2)`. See `unodsl explain NAME` for each function."""
+
+_IF = """\
+`if CONDITION then STATEMENT else STATEMENT` runs one branch; the `else` part may
+be left out in a program. Used as a value, an `if` needs its `else`.
+`else if` chains:
+
+```unodsl at=cards.number.on_play
+if card.rank == 0 then draw(next, 1) else if card.rank == 7 then skip()
+```
+
+A branch that does several things is bracketed:
+
+```unodsl at=cards.reverse.on_play
+if player_count == 2 then skip() else (reverse(); flag(player, "reversed"))
+```"""
+
+_FOR = """\
+`for NAME in LIST do STATEMENT` runs the statement once per item, with `NAME` set
+to it. The list is worked out once, before the first run: `players`,
+`opponents`, `others(p)`, a zone such as `hand`, or a list `[a, b]`.
+
+```unodsl at=cards.skip.on_play
+for o in opponents do draw(o, 1)
+```"""
+
+_WHILE = """\
+`while CONDITION do STATEMENT` repeats while the condition holds. The condition
+is tested before each run; a loop that never ends is stopped with an error after
+10,000 runs. This set-up turns up another card while the first is wild:
+
+```unodsl at=round.setup
+shuffle(draw_pile);
+deal(7);
+turn_up();
+while top.wild do (move(discard_pile, draw_pile); shuffle(draw_pile); turn_up())
+```"""
+
+_REPEAT = """\
+`repeat COUNT do STATEMENT` runs the statement COUNT times (worked out once; 0 or
+less runs it never, more than 10,000 is an error).
+
+```unodsl at=cards.skip.on_play
+repeat 2 do draw(next, 1); skip()
+```"""
+
+_LAMBDA = """\
+`NAME -> EXPRESSION` is a one-argument function, for the functions that take a
+test or a value: `any`, `all`, `count`, `filter`, `cut`, `draw_until`,
+`pending_draw`. A lambda can't ask a player (no `choose_…` or `ask` inside).
+
+```unodsl at=cards.wild.legal_if
+not any(hand, c -> c.color == current_color)
+```"""
+
+_VARIABLES = """\
+`NAME = EXPRESSION` keeps a value for the rest of the program (and inside its
+loops). A name of the language (`top`, `hand`, `player`, …) can't be given a
+value. Variables help to ask first and act later:
+
+```unodsl at=cards.wild.on_play
+guilty = any(hand, c -> c.color == current_color);
+set_color(choose_color());
+if guilty then draw(player, 1)
+```"""
+
+_OPERATORS = """\
+From the loosest to the tightest binding:
+
+| operators | meaning |
+|---|---|
+| `NAME -> e`, `if … then … else …` | lambda, conditional |
+| `or` | true if either side is (the right side is only worked out when needed) |
+| `and` | true if both sides are (the right side is only worked out when needed) |
+| `not` | negation |
+| `==` `!=` `<` `<=` `>` `>=`, `in` | comparison (one per expression: no `a < b < c`), membership |
+| `+` `-` | addition, subtraction |
+| `*` `/` `%` | multiplication, whole division (rounded down), remainder |
+| `-` (prefix) | negation |
+| `.NAME` | attribute: `card.rank`, `next.hand` |
+
+`=` alone gives a variable a value: write `==` to compare. `&&`, `||` and `!`
+do not exist: write `and`, `or`, `not`.
+
+```unodsl at=turn.match
+card.wild or card.color == current_color or (card.rank != none and card.rank == top.rank)
+  or card.symbol == top.symbol
+```"""
+
+_TYPES = """\
+Every expression has a type, checked before a game is played:
+
+| type | values | examples |
+|---|---|---|
+| `int` | whole numbers | `7`, `card.rank`, `count(hand)` |
+| `bool` | `true`, `false` | `top.wild`, `flagged(p, "uno_missed")` |
+| `str` | text | `"call_uno"`, `card.kind`, `side` |
+| `color` | a colour of the deck, written as text | `"red"`, `current_color` |
+| `card` | one card | `card`, `top`, `previous_top` |
+| `player` | a seat | `player`, `next`, `dealer` |
+| `zone` | a pile or a hand, a list of cards | `hand`, `draw_pile`, `discard_pile`, `aside` |
+| `players`, `cards` | lists | `opponents`, `filter(hand, c -> c.wild)` |
+| `fn` | a lambda | `c -> c.rank` |
+
+A comparison that can never be true (a rank with a colour, a card with a
+number) is refused with its position. Text compared with a colour or a kind
+must name one: `card.kind == "skipp"` is reported. `none` is the value of
+nothing: see `unodsl explain none`."""
+
+_NONE = """\
+`none` is the value of "nothing". It appears where there is no value:
+
+- the `rank` of a card without a number (an action card) and the `color` of a
+  colourless (wild) card;
+- `previous_top` before a second card has been played, `top` with an empty
+  discard pile, `top_of(zone)` of an empty zone, a card's `back` on a one-sided
+  deck;
+- `choose_card(…)` from no cards and `choose_player(…)` from nobody (the player
+  is not asked);
+- the value of an effect, and of an `if` without `else`.
+
+Compare with it (`card.rank == none`, `previous_top != none`) before reading
+further, and let `and` stop early: its right side is only worked out when the
+left is true.
+
+```unodsl at=turn.match
+card.wild or card.color == current_color
+  or (previous_top != none and card.symbol == top.symbol)
+```
+
+`cut(c -> c.rank)` counts a card whose value is none as 0."""
+
+_CHOICES = """\
+A choice asks a player and gives the answer: `choose_color()` (a colour of the
+side in play), `choose_player(options)`, `choose_card(options)` and
+`ask(who, "question")` (yes or no). The compiler asks them before the statement
+they are in runs, in the order they are written; so a choice can't be inside a
+lambda, a `while` condition, the right side of `and`/`or`, or an `if` used as a
+value. Each answer is sent as a `choice` event.
+
+```unodsl at=cards.skip.on_play
+target = choose_player(opponents);
+if target != none then draw(target, 1);
+skip()
+```
+
+A choice with a single possible answer is taken without asking. How the bots
+answer: see `unodsl explain bots`."""
+
+_BOTS = """\
+`unodsl run`, `simulate` and `play` seat bots (`--agents greedy,random`):
+
+- **random** picks uniformly among the legal options, from the game's seeded
+  generator (same seed, same game).
+- **greedy** plays its legal card with the most points (it draws only when it
+  has no play, and plays a drawn card when it can), names the colour it holds
+  most of, picks the opponent with the fewest cards, picks the card with the most
+  points, and answers **yes** to every `ask` — it always calls UNO, always
+  catches, always challenges.
+
+A rule that depends on an answer is only tested both ways with the random bot
+in the table (the default `greedy,random` does that)."""
+
+_DECK = """\
+A one-sided deck lists `colors:` and `deck:` groups; `deck_size:` (optional) is
+checked against their sum. Each group names one or more `kind`s from `cards:`,
+optional `ranks:` (one number, `1-9`, or a list) and either `per_color:` (copies
+in each colour; `colors:` may narrow them) or `count:` (colourless copies).
+
+```yaml part
+players: {min: 2, max: 3}     # checked: 3 hands of 7 and a first card fit in 26 cards
+colors: [red, blue]
+deck_size: 26
+deck:
+  - {kind: number, ranks: 1-9, per_color: 1}
+  - {kind: [skip, reverse], per_color: 1}
+  - {kind: wild, count: 4}
+```
+
+A kind in `cards:` that no deck group names is reported as a warning.
+
+A two-faced deck uses `sides:` instead: a list of `{name, colors, deck}`, one per
+side, each listing as many cards; `pairing: shuffled` (default) or `in_order`
+pairs the faces, and `flip()` turns everything over (see variants/flip.yaml)."""
+
+_CARDS = """\
+`cards:` has one entry per kind in the deck: `points:` (a number, or `rank` for
+its face value), `wild: true` if it may be played on anything, `on_play:` (a
+program run when it is played: `player` played it, `card` is it), `legal_if:`
+(a condition on top of matching) and `description:`.
+
+```yaml part
+cards:
+  skip:
+    points: 20
+    description: The next player misses a turn and draws a card.
+    on_play: draw(next, 1); skip()
+```"""
+
+_ROUND = """\
+`round:` says how a round begins: `first_dealer:` (default seat 0, e.g.
+`cut(c -> c.rank)`), `next_dealer:` (default `left_of(dealer)`) and `setup:`,
+the program run by the dealer (`player`) that shuffles, deals and turns up the
+first card. The player after the dealer starts, unless `start_with(p)` says
+otherwise; `apply(top)` runs the first card's action.
+
+```unodsl at=round.setup
+shuffle(draw_pile); deal(5); turn_up(); start_with(dealer)
+```"""
+
+_TURN = """\
+`turn:` says what a player may do: `match:` (when a card may go on the discard
+pile; `card`, `top`, `current_color`), `must_play_if_able:` (then drawing is
+only offered when nothing can be played) and `draw:` — `count:`,
+`until_playable:` with `max:`, `allowed_if:`, and `then:` `may_play`,
+`must_play` or `keep` for a playable drawn card.
+
+```yaml part
+turn:
+  draw: {until_playable: true, max: 5, then: must_play}
+```"""
+
+_SCORING = """\
+`scoring:` — `round: winner_scores_others` (the player who goes out scores the
+others' cards) or `each_scores_own` (everyone else scores their own), `target:`
+(the game ends when a total reaches it) and `winner: highest` or `lowest`.
+
+```yaml part
+scoring: {round: each_scores_own, target: 100, winner: lowest}
+```"""
+
+_RULES = """\
+`rules:` is a list; each rule waits for an event (`on:`), tests a condition over
+its fields (`if:`, optional) and runs a program (`do:`). Its `name:` is shown by
+`unodsl run -v` when it fires. Rules queued by one step run after that step, in
+order. The events and their fields: `unodsl explain events`.
+
+```yaml part
+rules:
+  - name: a seven makes everyone else draw one
+    on: card_played
+    if: card.rank == 7
+    do: for o in opponents do draw(o, 1)
+```"""
+
+_OPTIONS = """\
+`options:` names switches a player turns on with `-o NAME` (or off with
+`-o NAME=off`); `default: true` makes one on unless asked. Each option's `set:`
+is a patch merged into the file when it is on: maps merge, lists replace, and
+`null` removes a key.
+
+```yaml part
+options:
+  short_game:
+    description: First to 200 points.
+    set:
+      scoring: {target: 200}
+```"""
+
+_EXTENDS = """\
+`extends:` names a shipped variant (see `unodsl list`) or a path (relative to
+the file) that this file changes; the file states only what differs. Maps merge, lists
+replace (a `rules:` list replaces the whole list), and `null` removes a key.
+Chains are allowed (an overlay of an overlay); a cycle is an error.
+
+```yaml
+extends: base.yaml
+name: Quick game
+description: The base game to 200 points, and the first round dealt by seat 0.
+round:
+  first_dealer: null
+scoring:
+  target: 200
+```"""
+
+TOPICS: dict[str, Topic] = {
+    "syntax": Topic("Expressions and programs", _SYNTAX),
+    "if": Topic("if … then … else …", _IF),
+    "for": Topic("for … in … do …", _FOR),
+    "while": Topic("while … do …", _WHILE),
+    "repeat": Topic("repeat … do …", _REPEAT),
+    "lambda": Topic("Lambdas: x -> …", _LAMBDA),
+    "variables": Topic("Variables: name = …", _VARIABLES),
+    "operators": Topic("Operators and precedence", _OPERATORS),
+    "types": Topic("Types", _TYPES),
+    "none": Topic("none", _NONE),
+    "choices": Topic("Choices: asking a player", _CHOICES),
+    "bots": Topic("How the bots answer", _BOTS),
+    "deck": Topic("The deck: colors, deck, sides", _DECK),
+    "cards": Topic("Card kinds: cards", _CARDS),
+    "round": Topic("The round: round", _ROUND),
+    "turn": Topic("The turn: turn", _TURN),
+    "scoring": Topic("Scoring: scoring", _SCORING),
+    "rules": Topic("House rules: rules", _RULES),
+    "options": Topic("Options: options", _OPTIONS),
+    "extends": Topic("Overlays: extends", _EXTENDS),
+}
+
+
+def event_text(name: str) -> str:
+    """One event as Markdown: when it fires, its fields and who sees them."""
+    e = EVENTS[name]
+    out = [f"{e.doc[0].upper()}{e.doc[1:]}.", "", "| field | type | meaning |", "|---|---|---|"]
+    for fname, f in e.fields.items():
+        seen = "" if f.seen_by == EVERYONE else f" (seen only by {' and '.join(f.seen_by)})"
+        out.append(f"| `{fname}` | {f.type} | {f.doc}{seen} |")
+    if not e.for_tools:
+        out += ["", f"A rule waits for it with `on: {name}`; its fields are names in `if:` and `do:`."]
+    return "\n".join(out)
+
+
+def events_text() -> str:
+    """Every event, in the order a game sends them."""
+    out = ["Rules subscribe with `on: EVENT`; the event's fields are names in `if:` and `do:`. "
+           "Every event has `player`. A field seen only by some players is marked: the others "
+           "never learn it (the human player's screen and the bots respect this).", ""]
+    for name in EVENTS:
+        out += [f"### `{name}`", "", event_text(name), ""]
+    return "\n".join(out).rstrip()
+
+
+def topic_markdown(name: str, level: int = 2) -> str | None:
+    """A topic as Markdown with its title, or None."""
+    if name == "events":
+        return f"{'#' * level} Events\n\n{events_text()}"
+    topic = TOPICS.get(name)
+    if topic is None:
+        return None
+    return f"{'#' * level} {topic.title}\n\n{topic.text}"
+
+
+def names() -> list[str]:
+    return [*TOPICS, "events"]
+
+
+GUIDE_START = "<!-- topics: generated by unodsl.tools.topics.guide_section(); do not edit -->"
+GUIDE_END = "<!-- /topics -->"
+
+
+def guide_section() -> str:
+    """The reference part of docs/guide.md: every topic, then the events."""
+    parts = [GUIDE_START, ""]
+    for name in names():
+        text = topic_markdown(name, 3)
+        assert text is not None
+        parts += [text.replace("\n### `", "\n#### `"), ""]
+    parts.append(GUIDE_END)
+    return "\n".join(parts)
+
+
+def refresh_guide(path: str) -> bool:
+    """Rewrite the reference part of the guide at `path` from the topics; True if it changed.
+    (`python -c "from unodsl.tools.topics import refresh_guide; refresh_guide('docs/guide.md')"`)"""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    start, end = text.index(GUIDE_START), text.index(GUIDE_END) + len(GUIDE_END)
+    new = text[:start] + guide_section() + text[end:]
+    if new != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(new)
+    return new != text
