@@ -74,6 +74,7 @@ class VariantBuilder:
                             d["scoring"]["target"], d["scoring"].get("winner", "highest")),
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
+            where=x.where,
         )
 
     def kind(self, name: str) -> CardKind:

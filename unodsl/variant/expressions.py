@@ -18,10 +18,13 @@ from ..lang import ast
 from ..lang.check import TYPE_WORDS, CheckError, Context, check, show
 from ..lang.compile import compile_expr, compile_program
 from ..lang.parse import LangSyntaxError, parse
-from ..lang.program import Fn, Program
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..lang.signature import fits
-from ..lang.walk import depth
+from ..lang.walk import depth, start
 from .source import Key, Source
+
+# The items of each kind of step that are programs themselves.
+_SUBPROGRAMS = {DO: (), LET: (), CHOOSE: (), IF: (2, 3), FOR: (3,), WHILE: (2,), REPEAT: (2,)}
 
 MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
 
@@ -44,6 +47,7 @@ class Expressions:
     diags: list[Diagnostic] = field(default_factory=list)
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
     types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
+    where: dict[Fn, tuple[Pos, str]] = field(default_factory=dict)  # each condition's place and text
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -78,7 +82,18 @@ class Expressions:
         ctx = self._context(env, effects=True)
         if node is None or self._check(key, node, ctx, program=True) is None:
             return ()
-        return compile_program(node, ctx)
+        return self.place(key, compile_program(node, ctx))
+
+    def place(self, key: Key, program: Program) -> Program:
+        """The program with each step's `where` (line, col, text inside the expression)
+        turned into (file position, text), for runtime errors."""
+        placed = []
+        for step in program:
+            line, col, text = step[-1]
+            parts = [self.place(key, part) if i in _SUBPROGRAMS[step[0]] else part
+                     for i, part in enumerate(step[:-1])]
+            placed.append((*parts, (self.at(key, line, col), text)))
+        return tuple(placed)
 
     def condition(self, key: Key, env: Mapping[str, str], *, effects: bool = False,
                   default: str | None = None, want: tuple[str, ...] = ("bool",)) -> Fn | None:
@@ -101,7 +116,10 @@ class Expressions:
                 what, hint = f"{where} should give {TYPE_WORDS[want[0]]}", "for example left_of(dealer)"
             self.error(key, f"{what}, but {show(node)} is {TYPE_WORDS.get(t, t)}", hint)
             return None
-        return compile_expr(node, ctx)
+        fn = compile_expr(node, ctx)
+        if key:
+            self.where[fn] = (self.at(key, *start(node)), show(node))
+        return fn
 
     def parse(self, key: Key, text: str) -> ast.Node | None:
         """The syntax tree of the text at `key`, or None after reporting why not."""
