@@ -44,6 +44,7 @@ class Expressions:
     src: Source
     kinds: frozenset[str] = frozenset()
     colors: frozenset[str] = frozenset()
+    sides: int = 1  # sides of the deck (flip() needs two)
     diags: list[Diagnostic] = field(default_factory=list)
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
     types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
@@ -73,13 +74,13 @@ class Expressions:
                 return None
         return value
 
-    def program(self, key: Key, env: Mapping[str, str]) -> Program:
-        """The effect program at `key` (empty if absent or wrong)."""
+    def program(self, key: Key, env: Mapping[str, str], known: frozenset[str] = frozenset()) -> Program:
+        """The effect program at `key` (empty if absent or wrong); `known`: expressions never none there."""
         text = self.get(key)
         if not isinstance(text, str):
             return ()
         node = self.parse(key, text)
-        ctx = self._context(env, effects=True)
+        ctx = self._context(env, effects=True, known=known)
         if node is None or self._check(key, node, ctx, program=True) is None:
             return ()
         return self.place(key, compile_program(node, ctx))
@@ -96,7 +97,8 @@ class Expressions:
         return tuple(placed)
 
     def condition(self, key: Key, env: Mapping[str, str], *, effects: bool = False,
-                  default: str | None = None, want: tuple[str, ...] = ("bool",)) -> Fn | None:
+                  default: str | None = None, want: tuple[str, ...] = ("bool",),
+                  known: frozenset[str] = frozenset()) -> Fn | None:
         """Compile the expression at `key` (or `default` if absent); its type must fit one of `want`."""
         text = self.get(key)
         if not isinstance(text, str):
@@ -104,7 +106,7 @@ class Expressions:
                 return None
             text, key = default, ()
         node = self.parse(key, text) if key else parse_once(text)
-        ctx = self._context(env, effects=effects)
+        ctx = self._context(env, effects=effects, known=known)
         t = None if node is None else self._check(key, node, ctx, program=False)
         if node is None or t is None:
             return None
@@ -149,12 +151,15 @@ class Expressions:
         except CheckError as err:
             self.diags.append(Diagnostic(self.at(key, *err.at), err.message, err.hint))
             return None
+        finally:
+            for at, message, hint in ctx.warnings:
+                self.diags.append(Diagnostic(self.at(key, *at), message, hint, "warning"))
         self.trees[key] = node
         self.types[key] = ctx.types
         return t
 
-    def _context(self, env: Mapping[str, str], effects: bool) -> Context:
-        return Context(REGISTRY, env, self.kinds, self.colors, effects)
+    def _context(self, env: Mapping[str, str], effects: bool, known: frozenset[str] = frozenset()) -> Context:
+        return Context(REGISTRY, env, self.kinds, self.colors, effects, sides=self.sides, known=known)
 
 
 def too_deep(text: str) -> tuple[int, int] | None:
