@@ -449,7 +449,9 @@ class Checker:
             if not fits(t, p.type):
                 raise CheckError(f"{node.func}() wants {p.type} for {p.name!r}, got {t}", arg.at,
                                  f"usage: {prim.usage()}")
-            if p.type in ("int", "player") or (p.type == "color" and isinstance(arg, ast.Literal)):
+            if isinstance(arg, ast.Literal) and arg.value is None and p.default != "none" and p.type != "any":
+                raise CheckError(f"{node.func}() can't take none for {p.name!r}", arg.at, f"usage: {prim.usage()}")
+            if p.type in ("int", "player"):
                 self._no_none(arg, f"{node.func}()'s {'count' if p.type == 'int' else p.type} {p.name!r}")
         if prim.kind == "choice":
             self._has_options(node, prim.returns, given)
@@ -525,4 +527,8 @@ def _with_objects(node: ast.Node) -> frozenset[str]:
 
 def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
     """Check a whole program (statements) or a single condition expression."""
-    return Checker(ctx).check(node, stmt=program, value_only=not program)
+    checker = Checker(ctx)
+    t = checker.check(node, stmt=program, value_only=not program)
+    if not program:
+        checker._constant(node)
+    return t
