@@ -58,7 +58,8 @@ class Game:
         self.max_turns = max_turns
         self.max_rounds = max_rounds
         self._depth = 0
-        self._work = WORK_BUDGET  # what is left of this turn's budget
+        self._work = WORK_BUDGET  # what is left of the budget of the turn in _work_turn
+        self._work_turn = (0, 0)  # (round, turn): the budget is renewed lazily, off the hot loop
         self.cards, self._plays = self._make_cards()
         self.draw_pile: list[Card] = []
         self.discard_pile: list[Card] = []
@@ -377,6 +378,9 @@ class Game:
 
     def _charge(self, work: int) -> None:
         """Spend `work` of the turn's budget; a runaway effect ends here."""
+        now = (self.round, self.turns)
+        if now != self._work_turn:
+            self._work_turn, self._work = now, WORK_BUDGET
         self._work -= work
         if self._work < 0:
             raise RuntimeFault(f"the effects of one turn ran more than {WORK_BUDGET:,} steps "
@@ -631,7 +635,6 @@ class Game:
                                        "winner (raise max_turns, or check the variant's rules)")
                 p = self.current
                 self.turns += 1
-                self._work = WORK_BUDGET
                 if self._hooked:
                     action = yield from self._hooked_decision(p)
                 else:
@@ -701,7 +704,6 @@ class Game:
 
     def _setup_round(self) -> Flow | None:
         self._reset_round()
-        self._work = WORK_BUDGET
         v = self.variant
         pick = v.first_dealer if self.round == 1 else v.next_dealer
         if pick is not None:
