@@ -60,6 +60,41 @@ class GameError(UnoDslError):
     """A game could not go on (for example a runaway round hit the guard)."""
 
 
+class RuntimeFault(UnoDslError):
+    """An expression failed at run time (division by zero, a number too large, …);
+    the engine adds where in the file and when in the game (VariantRuntimeError)."""
+
+
+class VariantRuntimeError(GameError):
+    """A variant's expression failed while a game ran: where in the file, when in
+    the game, and the command that replays it."""
+
+    def __init__(self, pos: Pos | None, message: str, *, round: int = 0, turn: int = 0,
+                 seed: int | None = None, replay: str | None = None) -> None:
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+        self.round = round
+        self.turn = turn
+        self.seed = seed
+        self.replay = replay  # callers that know the agents may add `-a …`
+
+    def headline(self) -> str:
+        """`file:line:col: runtime error: message (round R, turn T, seed S)`."""
+        where = f"{self.pos}: " if self.pos is not None else ""
+        when = f"round {self.round}, turn {self.turn}" + (f", seed {self.seed}" if self.seed is not None else "")
+        return f"{where}runtime error: {self.message} ({when})"
+
+    def with_agents(self, agents: Iterable[str]) -> VariantRuntimeError:
+        """The same error, its replay command naming the agents of each seat."""
+        if self.replay and " -a " not in self.replay:
+            self.replay = f"{self.replay} -a {','.join(agents)}"
+        return self
+
+    def __str__(self) -> str:
+        return f"{self.headline()}\n  replay: {self.replay}" if self.replay else self.headline()
+
+
 class RunawayRound(GameError):
     """A round exceeded the turn guard without anyone going out."""
 

@@ -446,3 +446,58 @@ def test_plot_without_matplotlib_says_what_to_install(monkeypatch: pytest.Monkey
         plots.check_plot()
     result = CliRunner().invoke(main, ["simulate", "classic", "-n", "2", "--plot", str(tmp_path)])
     assert result.exit_code == 1 and "pip install matplotlib" in result.output
+
+
+# -- games that fail ------------------------------------------------------------------
+
+# A skip card played from a short hand fails (a division by zero): some rounds end
+# normally, others stop with a runtime error.
+FAULTY_SKIP = ("on_play: skip()                            # CL-9",
+               "on_play: if count(hand) < 3 then skip(1 / (count(hand) - count(hand))) else skip()")
+
+
+def faulty(tmp_path: Path) -> Path:
+    from tests.helpers import classic_with
+    return classic_with(tmp_path, *FAULTY_SKIP)
+
+
+def test_a_failing_game_is_counted_and_the_run_goes_on(tmp_path: Path) -> None:
+    sim = greedy(12, variant=faulty(tmp_path), rounds_only=True)
+    t = sim.tally
+    assert 0 < t.failed < 12, t.failed
+    assert t.games == 12 and t.completed + t.failed + t.runaway == 12
+    assert t.rounds == t.completed  # the figures are those of the rounds that ended
+    first = t.failures[0]
+    assert "runtime error: division by zero" in first.error
+    assert first.seed == game_seed(5, first.index)
+    assert first.replay.startswith(f"unodsl run {sim.setup.variant} --seed {first.seed} -p 2 -a ")
+    f = sim.figures()
+    assert f["failures"]["count"] == t.failed and not f["failures"]["stopped_early"]
+    assert f["failures"]["games"][0] == first.as_dict()
+
+
+def test_failures_are_the_same_with_two_workers(tmp_path: Path) -> None:
+    one = greedy(8, variant=faulty(tmp_path))
+    two = greedy(8, variant=faulty(tmp_path), workers=2)  # worker processes do not die either
+    assert one.tally.failed > 0
+    assert fixed(one)["failures"] == fixed(two)["failures"]
+
+
+def test_max_failures_stops_the_run_early(tmp_path: Path) -> None:
+    sim = greedy(40, variant=faulty(tmp_path), max_failures=2)
+    assert sim.tally.failed == 2 and sim.tally.games < 40 and sim.stopped_early
+    assert sim.figures()["failures"]["stopped_early"]
+
+
+def test_the_cli_reports_failed_games_with_a_replay_and_exits_1(tmp_path: Path) -> None:
+    path = faulty(tmp_path)
+    result = CliRunner().invoke(main, ["simulate", str(path), "-n", "10", "-p", "2", "-a", "greedy", "-s", "5"])
+    assert result.exit_code == 1, result.output
+    assert "game(s) failed" in result.output and "replay: unodsl run" in result.output
+    assert "Lengths and points" in result.output  # the figures of the rest are still printed
+    as_json = CliRunner().invoke(main, ["simulate", str(path), "-n", "10", "-p", "2", "-a", "greedy", "-s", "5",
+                                        "--json", "--max-failures", "1"])
+    assert as_json.exit_code == 1
+    data = json.loads(as_json.output)
+    assert data["failures"]["count"] == 1 and data["failures"]["stopped_early"]
+    assert data["failures"]["games"][0]["replay"].startswith("unodsl run ")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 
 import click
+from rich.markup import escape
 
 from ..engine.game import Game
-from ..errors import UnoDslError
+from ..errors import UnoDslError, VariantRuntimeError
 from ..players.bots import make_agents, play_game
 from ..tools.log import EventLog, log_header, write_log
 from ..tools.narrator import Narrator
@@ -47,8 +48,14 @@ def run(variant: str, players: int | None, seed: int | None, agents: str, option
         game = Game(v, n, seed, max_turns=max_turns, listeners=[narrator, *([events] if log_file else [])],
                     listen_to=narrator.listen_to())
         play_game(game, bots)
+    except VariantRuntimeError as err:
+        err_console = Console(stderr=True, highlight=False)
+        err.with_agents(b.name for b in bots)
+        err_console.print(f"[bold]{escape(err.headline())}[/]", soft_wrap=True)
+        err_console.print(f"  replay: {err.replay}", markup=False, soft_wrap=True)
+        sys.exit(EXIT_INVALID)
     except UnoDslError as err:
-        console.print(f"[red]error:[/] {err}")
+        console.print(f"[red]error:[/] {escape(str(err))}")
         sys.exit(EXIT_INVALID)
     finally:
         if log_file is not None:

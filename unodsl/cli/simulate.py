@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 from rich import box
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -65,6 +66,9 @@ class _Speed(ProgressColumn):
               help="Worker processes (0: one per CPU). The figures do not depend on it.")
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="A round longer than this is a runaway: counted, and its game abandoned.")
+@click.option("--max-failures", type=click.IntRange(1), metavar="N",
+              help="Stop after N games have failed (default: play them all). A failed game is counted, its "
+              "seed, first error and a replay command are reported, and the figures are of the other games.")
 @click.option("--compare", "other", metavar="OTHER",
               help="Also play OTHER (a variant) on the same seeds and seatings and test every difference.")
 @click.option("--compare-option", "other_option", multiple=True, metavar="NAME[=VALUE]",
@@ -74,7 +78,8 @@ class _Speed(ProgressColumn):
               help="Write PNG charts to DIR (needs matplotlib: pip install matplotlib).")
 def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
              fixed_seats: bool, seed: int | None, option: tuple[str, ...], workers: int, max_turns: int,
-             other: str | None, other_option: tuple[str, ...], as_json: bool, plot_dir: str | None) -> None:
+             max_failures: int | None, other: str | None, other_option: tuple[str, ...], as_json: bool,
+             plot_dir: str | None) -> None:
     """Play many games of VARIANT with bots and report statistics.
 
     Win rates per seat (also counted from the dealer) and per agent, rounds per
@@ -83,7 +88,8 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
     (unless --fixed-seats), so every agent holds every seat equally often and
     seat and agent figures do not mix. With --compare, both variants play the
     same seeds and seatings and every difference is tested (Holm-corrected,
-    α = 0.05).
+    α = 0.05). A game that fails is reported with a replay command, and the
+    command then exits with status 1 after printing the figures.
     """
     if games is not None and rounds is not None:
         raise click.UsageError("give --games or --rounds, not both")
@@ -119,13 +125,15 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
                 name = v.name + (f" ({label})" if vb is not None else "")
                 runs.append(lib.simulate(v, count, players=n, agents=seats, seed=seed, workers=workers,
                                          rounds_only=rounds is not None, max_turns=max_turns,
-                                         fixed_seats=fixed_seats, progress=track(name, count)))
+                                         fixed_seats=fixed_seats, max_failures=max_failures,
+                                         progress=track(name, count)))
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
     except UnoDslError as err:
-        err_console.print(f"[red]error:[/] {err}")
+        err_console.print(f"[red]error:[/] {escape(str(err))}")
         sys.exit(EXIT_INVALID)
+    failed = any(r.tally.failed for r in runs)
     comparison = lib.compare(runs[0], runs[1]) if len(runs) == 2 else None
     figs = [r.figures() for r in runs]
     charts = []
@@ -137,13 +145,15 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
         else:
             click.echo(json.dumps({"a": figs[0], "b": figs[1], "comparison": comparison.as_dict()}, indent=2,
                               allow_nan=False))
-        return
+        sys.exit(EXIT_INVALID if failed else 0)
     console = Console(highlight=False)
     if not console.is_terminal:  # piped: plain text, tables fitted to 80 columns
         console = Console(highlight=False, width=80, soft_wrap=True)  # prose lines are not cut
     report(console, runs, figs, comparison)
     for path in charts:
         console.print(f"chart: {path}")
+    if failed:
+        sys.exit(EXIT_INVALID)
 
 
 @contextmanager
@@ -224,6 +234,7 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
         if games and rw["count"]:
             line += f"; {f['games']['abandoned']:,} game(s) abandoned and left out of the game figures"
         console.print(line)
+        _report_failures(console, f)
     console.print()
     many = len(runs) == 2
 
@@ -310,6 +321,21 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
 
     if comparison is not None:
         _report_comparison(console, comparison)
+
+
+def _report_failures(console: Console, f: dict[str, Any]) -> None:
+    """The games that stopped with an error: how many, and the first few with a replay command."""
+    fails = f["failures"]
+    if not fails["count"]:
+        return
+    stopped = " (the run stopped there: --max-failures)" if fails["stopped_early"] else ""
+    console.print(f"  [bold red]{fails['count']:,} game(s) failed[/]{stopped} and are left out of the figures; "
+                  f"{f['games']['started']:,} {f['mode']} started", soft_wrap=True)
+    for g in fails["games"]:
+        console.print(f"    game {g['game']} (seed {g['seed']}): {g['error']}", markup=False, soft_wrap=True)
+        console.print(f"      replay: {g['replay']}", markup=False, soft_wrap=True)
+    if fails["count"] > len(fails["games"]):
+        console.print(f"    … and {fails['count'] - len(fails['games']):,} more", markup=False)
 
 
 def _report_comparison(console: Console, comparison: Comparison) -> None:

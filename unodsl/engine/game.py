@@ -15,7 +15,7 @@ from operator import attrgetter
 from types import GeneratorType
 from typing import Any, Protocol
 
-from ..errors import GameError, IllegalAction, RunawayRound, UnoDslError
+from ..errors import GameError, IllegalAction, Pos, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
 from ..variant.model import Rule, Variant
 from .actions import DRAW, KEEP, PASS, Decision, Play
@@ -37,6 +37,7 @@ _ASK = object()  # "ask through the flow": no agent is attached, or it failed
 MAX_TURNS = 5_000  # a round's turns before it is a runaway (the default)
 WHILE_GUARD = 10_000  # iterations of one while or repeat loop
 NESTING_GUARD = 100  # effect programs running inside one another (apply within apply …)
+WORK_BUDGET = 1_000_000  # loop iterations × steps, and programs run, in one turn (nested loops included)
 
 
 class Game:
@@ -57,6 +58,8 @@ class Game:
         self.max_turns = max_turns
         self.max_rounds = max_rounds
         self._depth = 0
+        self._work = WORK_BUDGET  # what is left of the budget of the turn in _work_turn
+        self._work_turn = (0, 0)  # (round, turn): the budget is renewed lazily, off the hot loop
         self.cards, self._plays = self._make_cards()
         self.draw_pile: list[Card] = []
         self.discard_pile: list[Card] = []
@@ -199,16 +202,21 @@ class Game:
 
     def playable(self, card: Card, by: int) -> bool:
         """True if `by` could legally play `card` now."""
-        env = self._legal_env  # (this is also the language's `playable`: one call fewer)
-        env["player"] = by
-        env["card"] = card
-        if self._memo is not None:
-            if card.face_id not in self._matching_faces():
+        try:  # free unless a condition fails
+            env = self._legal_env  # (this is also the language's `playable`: one call fewer)
+            env["player"] = by
+            env["card"] = card
+            if self._memo is not None:
+                if card.face_id not in self._matching_faces():
+                    return False
+            elif not self._match(self, env):
                 return False
-        elif not self._match(self, env):
-            return False
-        test = card.legal_if
-        return test is None or bool(test(self, env))
+            test = card.legal_if
+            return test is None or bool(test(self, env))
+        except (VariantRuntimeError, RecursionError):
+            raise
+        except Exception as err:
+            raise self._blame(err) from err
 
     def _matching_faces(self) -> frozenset[int]:
         """The faces that match the top card and colour now, computed once per
@@ -322,6 +330,67 @@ class Game:
             self.decision = None
         except RecursionError:
             self._runaway_nesting()
+        except _ListenerFailed as failed:
+            raise failed.error from None
+        except UnoDslError as err:
+            self.decision = None
+            if isinstance(err, (VariantRuntimeError, RunawayRound)) or type(err) is UnoDslError:
+                raise
+            raise self._fault(err, None) from err
+        except Exception as err:  # a fault outside any program or known condition
+            self.decision = None
+            raise self._fault(err, None) from err
+
+    def _fault(self, err: BaseException, where: Any) -> VariantRuntimeError:
+        """`err`, raised by the variant's expression at `where` ((file position, text),
+        a condition's closure, or None), as a positioned runtime error."""
+        if isinstance(err, VariantRuntimeError):
+            return err
+        if callable(where):
+            where = self.variant.where.get(where)
+        pos, text = where if isinstance(where, tuple) and isinstance(where[0], Pos) else (None, None)
+        message = _explain(err)
+        if text:
+            message = f"{message} (in `{text}`)"
+        return VariantRuntimeError(pos, message, round=self.round, turn=self.turns, seed=self.seed,
+                                   replay=self.replay_command())
+
+    def replay_command(self, agents: Sequence[str] = ()) -> str:
+        """The `unodsl run` command that plays this game again (with these agents' names)."""
+        v = self.variant
+        parts = ["unodsl", "run", v.file, "--seed", str(self.seed), "-p", str(self.n)]
+        if agents:
+            parts += ["-a", ",".join(agents)]
+        if self.max_turns != MAX_TURNS:
+            parts += ["--max-turns", str(self.max_turns)]
+        for option in v.options:  # a switch on or off; a number option at its value
+            parts += ["-o", f"{option.name}={'on' if option.enabled else 'off'}" if option.type == "bool"
+                      else option.label]
+        return " ".join(parts)
+
+    def _blame(self, err: Exception) -> VariantRuntimeError:
+        """`err` came from the match, a card's legal_if or the draw rule's allowed_if
+        (conditions have no effects): the first that fails again is to blame."""
+        env = self._legal_env
+        card = env.get("card")
+        for test in (self._match, getattr(card, "legal_if", None), self._draw_rule.allowed_if):
+            if test is None:
+                continue
+            try:
+                test(self, dict(env))
+            except Exception:
+                return self._fault(err, test)
+        return self._fault(err, None)
+
+    def _charge(self, work: int) -> None:
+        """Spend `work` of the turn's budget; a runaway effect ends here."""
+        now = (self.round, self.turns)
+        if now != self._work_turn:
+            self._work_turn, self._work = now, WORK_BUDGET
+        self._work -= work
+        if self._work < 0:
+            raise RuntimeFault(f"the effects of one turn ran more than {WORK_BUDGET:,} steps "
+                               "(loops inside loops?); the variant never stops")
 
     def _runaway_nesting(self) -> None:
         """A safety net: NESTING_GUARD stops nested effects long before Python does."""
@@ -333,13 +402,21 @@ class Game:
         if self.events is not None:
             self.events.append((name, data))
         for listener in self.listeners:
-            listener(self, name, data)
+            try:
+                listener(self, name, data)
+            except Exception as err:  # the listener's own: it passes the variant's fault handlers
+                raise _ListenerFailed(err) from err
         for rule in self._subs.get(name, ()):
             env = dict(data)
-            if rule.cond is None or rule.cond(self, env):
-                if self._tell_rules:
-                    self.emit("rule_fired", {"player": data["player"], "rule": rule.name, "event": name})
-                self._queue.append((rule.body, env))
+            try:
+                if rule.cond is None or rule.cond(self, env):
+                    if self._tell_rules:
+                        self.emit("rule_fired", {"player": data["player"], "rule": rule.name, "event": name})
+                    self._queue.append((rule.body, env))
+            except VariantRuntimeError:
+                raise
+            except Exception as err:
+                raise self._fault(err, rule.cond) from err
 
     def watching(self, name: str) -> bool:
         return name in self._watch
@@ -357,6 +434,10 @@ class Game:
             raise GameError(f"effects nested {NESTING_GUARD} deep in round {self.round} (a card that "
                             "applies cards that apply cards …); the variant never stops")
         self._depth += 1
+        self._work -= 1
+        if self._work < 0:
+            self._depth -= 1
+            self._charge(0)
         try:
             rest = self.perform(program, env)
         except BaseException:
@@ -377,39 +458,45 @@ class Game:
         """Run `program` from step `start` until it ends (None) or must wait for a
         player (the generator that finishes it). Rules queued by a step run after it."""
         i = start - 1
-        for step in program[start:] if start else program:
-            i += 1  # this step's index (cheaper than range and indexing)
-            op = step[0]
-            if op == DO:
-                result = step[1](self, env)
-                if type(result) is GeneratorType:  # an effect that runs a program (play, apply)
-                    return self._resume(result, program, env, i + 1)
-            elif op == LET:
-                env[step[1]] = step[2](self, env)
-            elif op == CHOOSE:
-                asked = step[2](self, env)
-                if type(asked) is Decision:
-                    # decide() drains the queue and tells watchers of the choice first
-                    quiet = not self._queue and "choice" not in self._watch
-                    answer = self._now(asked) if quiet else _ASK
-                    if answer is _ASK:
-                        return self._resume(self._choose(step[1], asked, env), program, env, i + 1)
-                    asked = answer
-                env[step[1]] = asked
-            elif op == IF:
-                body = step[2] if step[1](self, env) else step[3]
-                if body:
-                    rest = self.perform(body, env)
+        step: Any = None
+        try:  # free unless something fails: then the failing step is known
+            for step in program[start:] if start else program:
+                i += 1  # this step's index (cheaper than range and indexing)
+                op = step[0]
+                if op == DO:
+                    result = step[1](self, env)
+                    if type(result) is GeneratorType:  # an effect that runs a program (play, apply)
+                        return self._resume(result, program, env, i + 1)
+                elif op == LET:
+                    env[step[1]] = step[2](self, env)
+                elif op == CHOOSE:
+                    asked = step[2](self, env)
+                    if type(asked) is Decision:
+                        # decide() drains the queue and tells watchers of the choice first
+                        quiet = not self._queue and "choice" not in self._watch
+                        answer = self._now(asked) if quiet else _ASK
+                        if answer is _ASK:
+                            return self._resume(self._choose(step[1], asked, env), program, env, i + 1)
+                        asked = answer
+                    env[step[1]] = asked
+                elif op == IF:
+                    body = step[2] if step[1](self, env) else step[3]
+                    if body:
+                        rest = self.perform(body, env)
+                        if rest is not None:
+                            return self._resume(rest, program, env, i + 1)
+                else:
+                    rest = self._loop(step, env)
                     if rest is not None:
                         return self._resume(rest, program, env, i + 1)
-            else:
-                rest = self._loop(step, env)
-                if rest is not None:
-                    return self._resume(rest, program, env, i + 1)
-            if self._queue:
-                rest = self._drain_now()
-                if rest is not None:
-                    return self._resume(rest, program, env, i + 1)
+                if self._queue:
+                    rest = self._drain_now()
+                    if rest is not None:
+                        return self._resume(rest, program, env, i + 1)
+        except (VariantRuntimeError, RecursionError):
+            raise
+        except Exception as err:
+            raise self._fault(err, step[-1] if step else None) from err
         return None
 
     def _loop(self, step: tuple[Any, ...], env: dict[str, Any]) -> Flow | None:
@@ -419,6 +506,7 @@ class Game:
         if op == FOR:
             var, body = step[1], step[3]
             items = list(step[2](self, env))
+            self._charge(len(items) * (len(body) or 1))
             for k, item in enumerate(items):
                 env[var] = item
                 rest = self.perform(body, env)
@@ -427,17 +515,19 @@ class Game:
             return None
         if op == WHILE:
             cond, body = step[1], step[2]
+            work = len(body) or 1
             for k in range(WHILE_GUARD):
                 if not cond(self, env):
                     return None
+                self._charge(work)
                 rest = self.perform(body, env)
                 if rest is not None:
                     return self._then(rest, self._while(cond, body, env, WHILE_GUARD - k - 1))
             raise self._endless_while()
         times = step[1](self, env)  # REPEAT
         if times > WHILE_GUARD:
-            raise GameError(f"repeat {times:,} times in round {self.round}: more than the "
-                            f"{WHILE_GUARD:,} a loop may run")
+            raise RuntimeFault(f"repeat {times:,} times: more than the {WHILE_GUARD:,} a loop may run")
+        self._charge(max(times, 0) * (len(step[2]) or 1))
         for k in range(times):
             rest = self.perform(step[2], env)
             if rest is not None:
@@ -471,6 +561,7 @@ class Game:
         for _ in range(budget):
             if not cond(self, env):
                 return
+            self._charge(len(body) or 1)
             yield from self.run(body, env)
         raise self._endless_while()
 
@@ -478,9 +569,9 @@ class Game:
         for _ in range(times):
             yield from self.run(body, env)
 
-    def _endless_while(self) -> GameError:
-        return GameError(f"a while loop ran {WHILE_GUARD:,} times in round {self.round}; "
-                         "its condition never became false")
+    @staticmethod
+    def _endless_while() -> RuntimeFault:
+        return RuntimeFault(f"a while loop ran {WHILE_GUARD:,} times; its condition never became false")
 
     def _drain_now(self) -> Flow | None:
         """Run the queued rules plainly; if one must wait, the generator that
@@ -644,7 +735,10 @@ class Game:
         v = self.variant
         pick = v.first_dealer if self.round == 1 else v.next_dealer
         if pick is not None:
-            self.dealer = pick(self, {"player": self.dealer}) % self.n
+            try:
+                self.dealer = pick(self, {"player": self.dealer}) % self.n
+            except Exception as err:
+                raise self._fault(err, pick) from err
         self.current = self.dealer
         if "round_start" in self._watch:
             self.emit("round_start", {"player": self.dealer, "round": self.round})
@@ -667,47 +761,52 @@ class Game:
         self.next_override = None
 
     def _turn_options(self, p: int) -> tuple[Any, ...]:
-        plays = self._plays
-        hand = self.hands[p]
-        if not self.penalty:
-            env = self._legal_env
-            env["player"] = p
-            memo = self._memo
-            if memo is not None:
-                pile = self.discard_pile  # _matching_faces, its common case inline
-                face = pile[-1].face_id if pile else -1
-                color = self.current_color
-                by_color = memo.get(face)
-                faces = None if by_color is None else by_color.get(color)
-                if faces is None:
-                    faces = self._matching_faces()
+        try:  # free unless a condition fails
+            plays = self._plays
+            hand = self.hands[p]
+            if not self.penalty:
+                env = self._legal_env
+                env["player"] = p
+                memo = self._memo
+                if memo is not None:
+                    pile = self.discard_pile  # _matching_faces, its common case inline
+                    face = pile[-1].face_id if pile else -1
+                    color = self.current_color
+                    by_color = memo.get(face)
+                    faces = None if by_color is None else by_color.get(color)
+                    if faces is None:
+                        faces = self._matching_faces()
+                    else:
+                        self._last_face, self._last_color, self._last_faces = face, color, faces
+                    options: list[Any] = []  # a loop, not a comprehension: hands are short
+                    for c in hand:
+                        if c.face_id in faces:
+                            test = c.legal_if
+                            if test is not None:
+                                env["card"] = c
+                                if not test(self, env):
+                                    continue
+                            options.append(plays[c.id])
                 else:
-                    self._last_face, self._last_color, self._last_faces = face, color, faces
-                options: list[Any] = []  # a loop, not a comprehension: hands are short
-                for c in hand:
-                    if c.face_id in faces:
-                        test = c.legal_if
-                        if test is not None:
-                            env["card"] = c
-                            if not test(self, env):
-                                continue
-                        options.append(plays[c.id])
-            else:
-                options = []
-                for c in hand:
-                    env["card"] = c
-                    if self._match(self, env) and (c.legal_if is None or c.legal_if(self, env)):
-                        options.append(plays[c.id])
-            if options and self._must_play:
-                return tuple(options)
-            allowed = self._draw_rule.allowed_if
-            if allowed is None or allowed(self, {"player": p}):
-                options.append(DRAW)
-            return tuple(options) if options else (PASS,)
-        answer, playable = self.penalty_answer, self.playable
-        options = [plays[c.id] for c in hand if answer is not None and answer(c) and playable(c, p)]
-        options.append(DRAW)
-        return tuple(options)
+                    options = []
+                    for c in hand:
+                        env["card"] = c
+                        if self._match(self, env) and (c.legal_if is None or c.legal_if(self, env)):
+                            options.append(plays[c.id])
+                if options and self._must_play:
+                    return tuple(options)
+                allowed = self._draw_rule.allowed_if
+                if allowed is None or allowed(self, {"player": p}):
+                    options.append(DRAW)
+                return tuple(options) if options else (PASS,)
+            answer, playable = self.penalty_answer, self.playable
+            options = [plays[c.id] for c in hand if answer is not None and answer(c) and playable(c, p)]
+            options.append(DRAW)
+            return tuple(options)
+        except (VariantRuntimeError, RecursionError):
+            raise
+        except Exception as err:
+            raise self._blame(err) from err
 
     def _draw_turn(self, p: int) -> Flow | None:
         """Draw for the turn (or take the pending penalty); a drawn card may then be played."""
@@ -870,6 +969,24 @@ def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
     return subs
 
 
+def _explain(err: BaseException) -> str:
+    """A Python error raised while a variant's expression ran, in the language's words."""
+    if isinstance(err, UnoDslError):
+        return str(err)
+    text = str(err).replace("NoneType", "none")
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, IndexError):
+        return f"no such seat, side or place ({text})"
+    if isinstance(err, TypeError) and "none" in text:
+        return f"a value is none where something is needed ({text}); test it first, e.g. x != none and …"
+    if isinstance(err, (TypeError, AttributeError, KeyError, ValueError)):
+        return f"a value of the wrong kind ({type(err).__name__}: {text})"
+    if isinstance(err, MemoryError):
+        return "out of memory"
+    return f"{type(err).__name__}: {text}"
+
+
 def _illegal(d: Decision, choice: Any) -> IllegalAction:
     legal = ", ".join(str(o) for o in d.options[:12])
     return IllegalAction(f"{choice} is not a legal choice for player {d.player} ({d.kind}); legal: {legal}")
@@ -877,6 +994,14 @@ def _illegal(d: Decision, choice: Any) -> IllegalAction:
 
 # A Decision from a 5-tuple, without the keyword-handling __new__ (a hot path).
 _decision: Callable[[tuple[Any, ...]], Decision] = partial(tuple.__new__, Decision)
+
+
+class _ListenerFailed(BaseException):
+    """A listener's error on its way out of the flow (not a fault of the variant)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
 
 
 class _All:

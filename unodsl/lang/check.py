@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..errors import did_you_mean
 from . import ast
-from .signature import CARD_ATTRS, PLAYER_ATTRS, Registry, fits
+from .signature import CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, Registry, fits
 from .walk import start
 
 
@@ -85,6 +85,9 @@ class Context:
     effects: bool  # effects and choices allowed (an effect program), or a condition
     types: dict[int, str] = field(default_factory=dict)
     options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME: the variant's option values
+    sides: int = 1  # sides of the deck: flip() needs two
+    known: frozenset[str] = frozenset()  # expressions never none here (`card.rank` of a numbered kind)
+    warnings: list[tuple[ast.At, str, str | None]] = field(default_factory=list)
 
 
 OPTION = "option"  # `option.NAME` reads the value of the variant's option NAME
@@ -104,6 +107,9 @@ class Checker:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.scopes: list[dict[str, str]] = [{}]
+        self.none_vars: set[str] = set()  # variables that may hold none
+        self.nulls: set[int] = set()  # nodes whose value may be none where they stand
+        self.known: frozenset[str] = ctx.known  # expressions (by text) tested not to be none here
 
     # -- scope ------------------------------------------------------------
     def lookup(self, name: str) -> str | None:
@@ -115,11 +121,63 @@ class Checker:
         builtin = self.ctx.registry.names.get(name)
         return builtin.type if builtin else None
 
-    def bind(self, name: str, type_: str, at: ast.At) -> None:
+    def bind(self, name: str, type_: str, at: ast.At, maybe_none: bool = False) -> None:
         if name in self.ctx.registry.names or name in self.ctx.env or name == OPTION:
             raise CheckError(f"{name!r} is a built-in name and can't be assigned", at,
                              "choose another name for your variable")
         self.scopes[-1][name] = type_
+        if maybe_none:
+            self.none_vars.add(name)
+        else:
+            self.none_vars.discard(name)
+        self.known = frozenset(k for k in self.known if k != name and not k.startswith(f"{name}."))
+
+    # -- none -------------------------------------------------------------
+    def _may_be_none(self, node: ast.Node) -> bool:
+        """Can this node's value be none (before any test of it)?"""
+        match node:
+            case ast.Literal(value=None):
+                return True
+            case ast.Name(id=name):
+                if any(name in scope for scope in self.scopes):
+                    return name in self.none_vars
+                builtin = self.ctx.registry.names.get(name)
+                return name not in self.ctx.env and builtin is not None and builtin.nullable
+            case ast.Attr(obj=obj, name=name):
+                card = self.ctx.types.get(id(obj)) in ("card", "any")
+                return card and (id(obj) in self.nulls or name in NULLABLE_ATTRS)
+            case ast.Call(func=func, args=args):
+                prim = self.ctx.registry.primitives.get(func)
+                if prim is None or not prim.nullable:
+                    return False
+                return not (prim.kind == "choice" and args and self._never_empty(args[0]))
+            case ast.If(then=then, orelse=orelse):
+                return orelse is None or id(then) in self.nulls or id(orelse) in self.nulls
+        return False
+
+    def _never_empty(self, node: ast.Node) -> bool:
+        """A list of players the engine always fills: `opponents`, `players`, `others(p)`
+        (a table has two players at least)."""
+        match node:
+            case ast.Name(id=name) if not any(name in scope for scope in self.scopes):
+                builtin = self.ctx.registry.names.get(name)
+                return name not in self.ctx.env and builtin is not None and builtin.type == "players"
+            case ast.Call(func=func):
+                prim = self.ctx.registry.primitives.get(func)
+                return prim is not None and prim.kind == "query" and prim.returns == "players" and prim.elem is None
+        return False
+
+    def _no_none(self, node: ast.Node, use: str) -> None:
+        """Refuse a value that may be none where none would fail at run time."""
+        if id(node) in self.nulls:
+            text = show(node, 32)
+            raise CheckError(f"{text} may be none here, so it can't be {use}", start(node),
+                             f"test it first: if {text} != none then …, or {text} != none and …")
+
+    def _narrowed(self, facts: frozenset[str]) -> frozenset[str]:
+        previous = self.known
+        self.known = previous | facts
+        return previous
 
     def all_names(self) -> set[str]:
         names = set(self.ctx.env) | set(self.ctx.registry.names)
@@ -132,6 +190,8 @@ class Checker:
               value_only: bool = False) -> str:
         t = self._check(node, stmt, in_lambda, value_only)
         self.ctx.types[id(node)] = t
+        if self._may_be_none(node) and _text(node) not in self.known:
+            self.nulls.add(id(node))
         return t
 
     def _check(self, node: ast.Node, stmt: bool, in_lambda: bool, value_only: bool) -> str:
@@ -156,7 +216,10 @@ class Checker:
                                      did_you_mean(name, self.ctx.options) or self._option_hint())
                 return "bool" if isinstance(self.ctx.options[name], bool) else "int"
             case ast.Attr(obj=obj, name=name):
-                return self._attr(c(obj, in_lambda=in_lambda, value_only=value_only), name, node)
+                t = self._attr(c(obj, in_lambda=in_lambda, value_only=value_only), name, node)
+                if self.ctx.types.get(id(obj)) == "player" and name != "seat":
+                    self._no_none(obj, f"asked for .{name}")
+                return t
             case ast.ListExpr(items=items):
                 types = {c(i, in_lambda=in_lambda, value_only=value_only) for i in items}
                 if types <= {"player"} and items:
@@ -172,20 +235,30 @@ class Checker:
                 return "bool"
             case ast.Unary(operand=x):
                 self._want(c(x, in_lambda=in_lambda, value_only=value_only), "int", x)
+                self._no_none(x, "negated")
                 return "int"
             case ast.Binary(op=op, left=a, right=b):
                 return self._binary(op, a, b, node, in_lambda, value_only)
             case ast.If(cond=cond, then=then, orelse=orelse):
                 self._want(c(cond, in_lambda=in_lambda, value_only=value_only), "bool", cond)
+                self._constant(cond)
                 if stmt:
+                    before = self._narrowed(facts(cond, True))
                     self.check(then, stmt=True)
+                    self.known = before
                     if orelse is not None:
+                        self._narrowed(facts(cond, False))
                         self.check(orelse, stmt=True)
+                        self.known = before
                     return "none"
                 if orelse is None:
                     raise CheckError("an 'if' used as a value needs an 'else'", node.at)
+                before = self._narrowed(facts(cond, True))
                 ta = c(then, in_lambda=in_lambda, value_only=True)
+                self.known = before
+                self._narrowed(facts(cond, False))
                 tb = c(orelse, in_lambda=in_lambda, value_only=True)
+                self.known = before
                 return ta if ta == tb or tb == "none" else (tb if ta == "none" else "any")
             case ast.Call():
                 return self._call(node, stmt, in_lambda, value_only)
@@ -196,7 +269,7 @@ class Checker:
                 return "none"
             case ast.Assign(name=name, value=value):
                 self._stmt_only(node, stmt)
-                self.bind(name, c(value), node.at)
+                self.bind(name, c(value), node.at, id(value) in self.nulls)
                 return "none"
             case ast.For(var=var, iterable=it, body=body):
                 self._stmt_only(node, stmt)
@@ -210,11 +283,14 @@ class Checker:
             case ast.While(cond=cond, body=body):
                 self._stmt_only(node, stmt)
                 self._want(c(cond, value_only=True), "bool", cond)
+                before = self._narrowed(facts(cond, True))
                 self.check(body, stmt=True)
+                self.known = before
                 return "none"
             case ast.Repeat(count=count, body=body):
                 self._stmt_only(node, stmt)
                 self._want(c(count), "int", count)
+                self._no_none(count, "a count of repeats")
                 if isinstance(count, ast.Literal) and isinstance(count.value, int) and count.value > MAX_COUNT:
                     raise CheckError(f"repeat {count.value} is more than {MAX_COUNT:,} times", count.at,
                                      "use a while loop with a condition that ends it")
@@ -238,6 +314,14 @@ class Checker:
         if not stmt:
             raise CheckError("a statement can't be used as a value", node.at)
 
+    def _constant(self, cond: ast.Node) -> None:
+        """A test of two literals is decided before the game starts: a warning."""
+        match cond:
+            case ast.Binary(op=("==" | "!=") as op, left=ast.Literal(value=x), right=ast.Literal(value=y)):
+                holds = (x == y) == (op == "==")
+                self.ctx.warnings.append((start(cond), f"{show(cond)} is always {'true' if holds else 'false'}",
+                                          "compare something that changes during the game"))
+
     def _want(self, actual: str, expected: str, node: ast.Node) -> None:
         if not fits(actual, expected):
             raise CheckError(f"expected {expected}, got {actual}", node.at)
@@ -260,7 +344,9 @@ class Checker:
                 in_lambda: bool, value_only: bool) -> str:
         ta = self.check(a, in_lambda=in_lambda, value_only=value_only)
         if op in ("and", "or"):
+            before = self._narrowed(facts(a, op == "and"))
             tb = self.check(b, in_lambda=in_lambda, value_only=True)
+            self.known = before
             self._want(ta, "bool", a)
             self._want(tb, "bool", b)
             return "bool"
@@ -294,6 +380,11 @@ class Checker:
             return "bool"
         self._want(ta, "int", a)
         self._want(tb, "int", b)
+        use = "compared with '{op}'" if op in ("<", "<=", ">", ">=") else "used in arithmetic ('{op}')"
+        self._no_none(a, use.format(op=op))
+        self._no_none(b, use.format(op=op))
+        if op in ("/", "%") and isinstance(b, ast.Literal) and b.value == 0:
+            raise CheckError(f"{show(node)} divides by zero", b.at, "divide by a number that is not 0")
         return "bool" if op in ("<", "<=", ">", ">=") else "int"
 
     def _compare_hint(self, a: ast.Node, b: ast.Node, ta: str, tb: str) -> str | None:
@@ -383,8 +474,15 @@ class Checker:
             if not fits(t, p.type):
                 raise CheckError(f"{node.func}() wants {p.type} for {p.name!r}, got {t}", arg.at,
                                  f"usage: {prim.usage()}")
+            if isinstance(arg, ast.Literal) and arg.value is None and p.default != "none" and p.type != "any":
+                raise CheckError(f"{node.func}() can't take none for {p.name!r}", arg.at, f"usage: {prim.usage()}")
+            if p.type in ("int", "player"):
+                self._no_none(arg, f"{node.func}()'s {'count' if p.type == 'int' else p.type} {p.name!r}")
         if prim.kind == "choice":
             self._has_options(node, prim.returns, given)
+        if node.func == "flip" and self.ctx.sides < 2:
+            raise CheckError("flip() turns the cards over, but this variant's cards have one side", node.at,
+                             "declare two `sides:` to flip, or remove flip()")
         for p in params:
             arg = given.get(p.name)
             if (p.type == "color" and isinstance(arg, ast.Literal) and isinstance(arg.value, str)
@@ -419,6 +517,47 @@ class Checker:
                              "add colours under `colors:`, or remove the choice")
 
 
+def _text(node: ast.Node) -> str:
+    """The full text of an expression: the key of what a test narrows."""
+    return _show(node)
+
+
+def facts(cond: ast.Node, truth: bool) -> frozenset[str]:
+    """The expressions (by text) known not to be none where `cond` is `truth`."""
+    match cond:
+        case ast.Unary(op="not", operand=x):
+            return facts(x, not truth)
+        case ast.Binary(op="and", left=a, right=b):
+            return facts(a, True) | facts(b, True) if truth else facts(a, False) & facts(b, False)
+        case ast.Binary(op="or", left=a, right=b):
+            return facts(a, False) | facts(b, False) if not truth else facts(a, True) & facts(b, True)
+        case ast.Binary(op=("==" | "!=") as op, left=a, right=b):
+            for x, y in ((a, b), (b, a)):
+                if isinstance(y, ast.Literal):
+                    if y.value is None and truth == (op == "!="):
+                        return _with_objects(x)
+                    if y.value is not None and truth == (op == "=="):
+                        return _with_objects(x)
+        case ast.Binary(op=("<" | "<=" | ">" | ">="), left=a, right=b) if truth:
+            return _with_objects(a) | _with_objects(b)  # an order holds only between numbers
+        case ast.Binary(op="in", left=a) if truth:
+            return _with_objects(a)
+    return frozenset()
+
+
+def _with_objects(node: ast.Node) -> frozenset[str]:
+    """`top.rank` is not none: then neither is `top` (a card attribute of none is none)."""
+    found = {_text(node)}
+    while isinstance(node, ast.Attr):
+        node = node.obj
+        found.add(_text(node))
+    return frozenset(found)
+
+
 def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
     """Check a whole program (statements) or a single condition expression."""
-    return Checker(ctx).check(node, stmt=program, value_only=not program)
+    checker = Checker(ctx)
+    t = checker.check(node, stmt=program, value_only=not program)
+    if not program:
+        checker._constant(node)
+    return t

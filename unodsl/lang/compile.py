@@ -12,10 +12,14 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import RuntimeFault
 from . import ast
-from .check import Context, option_read
+from .check import Context, option_read, show
 from .program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program, Step
 from .signature import CARD_ATTRS
+from .walk import start
+
+MAX_INT = 10**12  # |n| of an arithmetic result: larger is a runaway (x = x * x in a loop)
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -51,23 +55,28 @@ class Compiler:
         return tuple(steps)
 
     def stmt(self, node: ast.Node, out: list[Step]) -> None:
+        """Each step ends with `where`: the statement's (line, col) and text, which the
+        variant layer turns into a file position (the engine reads it only on a fault)."""
         match node:
-            case ast.Seq(body=body):
-                for s in body:
+            case ast.Seq(body=stmts):
+                for s in stmts:
                     self.stmt(s, out)
+                return
+        where = where_of(node)
+        match node:
             case ast.Assign(name=name, value=value):
-                out.append((LET, name, self.expr(value, out)))
+                out.append((LET, name, self.expr(value, out), where))
             case ast.If(cond=cond, then=then, orelse=orelse):
                 test = self.expr(cond, out)
-                out.append((IF, test, self.program(then), self.program(orelse) if orelse else ()))
+                out.append((IF, test, self.program(then), self.program(orelse) if orelse else (), where))
             case ast.For(var=var, iterable=it, body=body):
-                out.append((FOR, var, self.expr(it, out), self.program(body)))
+                out.append((FOR, var, self.expr(it, out), self.program(body), where))
             case ast.While(cond=cond, body=body):
-                out.append((WHILE, self.expr(cond, None), self.program(body)))
+                out.append((WHILE, self.expr(cond, None), self.program(body), where))
             case ast.Repeat(count=count, body=body):
-                out.append((REPEAT, self.expr(count, out), self.program(body)))
+                out.append((REPEAT, self.expr(count, out), self.program(body), where))
             case _:
-                out.append((DO, self.expr(node, out)))
+                out.append((DO, self.expr(node, out), where))
 
     # -- expressions ------------------------------------------------------
     def expr(self, node: ast.Node, pre: list[Step] | None) -> Fn:
@@ -189,12 +198,23 @@ class Compiler:
         if op == "!=":
             return lambda g, e: a(g, e) != b(g, e)
         fn = _BINARY[op]
+        if op in ("<", "<=", ">", ">="):
+            def compare(g: Any, e: dict[str, Any]) -> Any:
+                x, y = a(g, e), b(g, e)
+                return False if x is None or y is None else fn(x, y)
+            return compare
 
         def arith(g: Any, e: dict[str, Any]) -> Any:
             x, y = a(g, e), b(g, e)
             if x is None or y is None:
-                return False if op in ("<", "<=", ">", ">=") else None
-            return fn(x, y)
+                raise RuntimeFault(f"'{op}' on none: {'the left' if x is None else 'the right'} "
+                                   "side has no value")
+            if op in "/%" and y == 0:
+                raise RuntimeFault("division by zero" if op == "/" else "modulo by zero")
+            r = fn(x, y)
+            if -MAX_INT <= r <= MAX_INT:
+                return r
+            raise RuntimeFault(f"a number grew past {MAX_INT:,} (the most a game may count)")
         return arith
 
     def lambda_(self, param: str, node: ast.Node) -> Fn:
@@ -237,7 +257,7 @@ class Compiler:
         assert pre is not None, "the checker keeps choices out of lambdas"
         var = f"${self.temps}"
         self.temps += 1
-        pre.append((CHOOSE, var, fn))
+        pre.append((CHOOSE, var, fn, where_of(node)))
         return lambda g, e: e[var]
 
     def default(self, text: str) -> Fn:
@@ -249,6 +269,25 @@ class Compiler:
         if text in ("none", "true", "false"):
             return self.const({"none": None, "true": True, "false": False}[text])
         return self.name(text)
+
+
+def where_of(node: ast.Node) -> tuple[int, int, str]:
+    """A step's `where` before the variant layer places it: (line, col, text)."""
+    line, col = start(node)
+    match node:
+        case ast.Assign(name=name, value=value):
+            text = f"{name} = {show(value)}"
+        case ast.If(cond=cond):
+            text = f"if {show(cond)} then …"
+        case ast.For(var=var, iterable=it):
+            text = f"for {var} in {show(it)} do …"
+        case ast.While(cond=cond):
+            text = f"while {show(cond)} do …"
+        case ast.Repeat(count=count):
+            text = f"repeat {show(count)} do …"
+        case _:
+            text = show(node)
+    return line, col, text
 
 
 FACE_ATTRS = frozenset({"kind", "color", "rank", "points", "wild", "symbol"})

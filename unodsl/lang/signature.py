@@ -50,6 +50,7 @@ class Primitive:
     impl: Callable[..., Any]
     doc: str
     elem: str | None = None  # for list-returning functions: the element type follows arg 0
+    nullable: bool = False  # its value may be none (a choice from nothing, the top of an empty pile)
 
     def usage(self) -> str:
         parts = [f"{p.name}: {p.default}" if p.default else p.name for p in self.params]
@@ -64,6 +65,7 @@ class BuiltinName:
     type: str
     getter: Callable[..., Any]  # (game, env) -> value
     doc: str
+    nullable: bool = False  # its value may be none (`top` before the first card)
 
 
 def _parse_params(spec: str) -> tuple[Param, ...]:
@@ -82,34 +84,35 @@ class Registry:
     primitives: dict[str, Primitive] = field(default_factory=dict)
     names: dict[str, BuiltinName] = field(default_factory=dict)
 
-    def _add(self, kind: Kind, spec: str, returns: str, elem: str | None
+    def _add(self, kind: Kind, spec: str, returns: str, elem: str | None, none: bool = False
              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
             doc = " ".join((fn.__doc__ or "").split())
-            self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, doc, elem)
+            self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, doc, elem, none)
             return fn
         return register
 
-    def query(self, spec: str = "", returns: str = "any", elem: str | None = None
+    def query(self, spec: str = "", returns: str = "any", elem: str | None = None, none: bool = False
               ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register a side-effect-free function."""
-        return self._add("query", spec, returns, elem)
+        """Register a side-effect-free function (`none`: its value may be none)."""
+        return self._add("query", spec, returns, elem, none)
 
     def effect(self, spec: str = "", returns: str = "none"
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register an effect: it changes the game (and may give a value back)."""
         return self._add("effect", spec, returns, None)
 
-    def choice(self, spec: str, returns: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def choice(self, spec: str, returns: str, none: bool = False
+               ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register a choice: it returns a Decision the engine puts to a player."""
-        return self._add("choice", spec, returns, None)
+        return self._add("choice", spec, returns, None, none)
 
-    def name(self, type_: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register a built-in name read by a getter (game, env) -> value."""
+    def name(self, type_: str, none: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a built-in name read by a getter (game, env) -> value (`none`: it may be none)."""
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
-            self.names[name] = BuiltinName(name, type_, fn, " ".join((fn.__doc__ or "").split()))
+            self.names[name] = BuiltinName(name, type_, fn, " ".join((fn.__doc__ or "").split()), none)
             return fn
         return register
 
@@ -123,6 +126,9 @@ CARD_ATTRS: dict[str, tuple[str, str]] = {
     "symbol": ("str", "what it matches besides colour: its rank as text, or its kind"),
     "back": ("card", "the face on the other side (public at a real table), or none"),
 }
+
+# Card attributes whose value may be none: an action card's rank, a wild's colour, a one-sided back.
+NULLABLE_ATTRS = frozenset({"rank", "color", "back"})
 
 PLAYER_ATTRS: dict[str, tuple[str, str]] = {
     "hand": ("zone", "the player's hand"),

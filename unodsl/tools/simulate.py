@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.game import Game
-from ..errors import RunawayRound, UnoDslError
+from ..errors import RunawayRound, UnoDslError, VariantRuntimeError
 from ..players.bots import AGENTS, make_agents
 from ..variant.load import load_variant
 from ..variant.model import Variant
@@ -59,6 +59,7 @@ from .stats import (
 )
 
 ALPHA = 0.05
+KEPT_FAILURES = 20  # failed games described in full (by game index); the rest are only counted
 
 # --------------------------------------------------------------------------
 # Seeds
@@ -122,6 +123,8 @@ class Tally:
     reshuffles_per_round: Counter[int] = field(default_factory=Counter)
     plays: Counter[str] = field(default_factory=Counter)     # card kind → plays
     plays_sq: Counter[str] = field(default_factory=Counter)  # card kind → Σ (plays in a round)²
+    failed: int = 0                # games stopped by an error (a runtime error of the variant, …)
+    failures: list[Failure] = field(default_factory=list)  # the first KEPT_FAILURES of them, by index
 
     def __post_init__(self) -> None:
         for name in ("game_wins", "game_wins_from_dealer", "round_wins", "round_wins_from_dealer"):
@@ -147,6 +150,21 @@ class Tally:
         for name in ("agent_game_wins", "agent_round_wins", "rounds_per_game", "turns_per_round",
                      "points_per_round", "reshuffles_per_round", "plays", "plays_sq"):
             getattr(self, name).update(getattr(other, name))
+        self.failed += other.failed
+        self.failures = sorted(self.failures + other.failures, key=lambda f: f.index)[:KEPT_FAILURES]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A game that stopped with an error: which, its first error, and how to replay it."""
+
+    index: int
+    seed: int
+    error: str
+    replay: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.index, "seed": self.seed, "error": self.error, "replay": self.replay}
 
 
 class _Recorder:
@@ -212,6 +230,7 @@ class Setup:
     max_turns: int = 5_000
     rounds_only: bool = False
     fixed_seats: bool = False             # keep every agent in its seat instead of turning the table
+    max_failures: int | None = None       # stop the run once this many games have failed
 
     @property
     def table(self) -> tuple[str, ...]:
@@ -245,8 +264,12 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
         tally.runaway += 1
         tally.turns_played += recorder.turns_done + setup.max_turns
         return
-    except UnoDslError as err:
-        raise SimulationError(f"game {index} (seed {seed}): {err}") from err
+    except Exception as err:  # any failure of one game is counted, and the run goes on
+        tally.failed += 1
+        tally.turns_played += recorder.turns_done
+        if len(tally.failures) < KEPT_FAILURES:
+            tally.failures.append(_failure(setup, index, seed, seats, err))
+        return
     tally.turns_played += recorder.turns_done
     if setup.rounds_only:
         tally.completed += 1
@@ -260,12 +283,34 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
     tally.rounds_per_game[game.round] += 1
 
 
+def _failure(setup: Setup, index: int, seed: int, seats: list[str], err: Exception) -> Failure:
+    """What is kept of a failed game: its first error and the command that replays it."""
+    if isinstance(err, VariantRuntimeError):
+        text = err.headline()
+    elif isinstance(err, UnoDslError):
+        text = str(err)
+    else:
+        text = f"{type(err).__name__}: {err}"
+    parts = ["unodsl", "run", setup.variant, "--seed", str(seed), "-p", str(setup.players), "-a", ",".join(seats)]
+    if setup.max_turns != 5_000:
+        parts += ["--max-turns", str(setup.max_turns)]
+    for name, value in setup.options:  # a switch on or off; a number option at its value
+        parts += ["-o", f"{name}={('on' if value else 'off') if isinstance(value, bool) else value}"]
+    return Failure(index, seed, text, " ".join(parts))
+
+
+def _enough_failures(setup: Setup, tally: Tally) -> bool:
+    return setup.max_failures is not None and tally.failed >= setup.max_failures
+
+
 def _play_chunk(setup: Setup, start: int, stop: int) -> Tally:
     """Worker entry point (top level, so spawned processes can import it)."""
     variant = _variant(setup)
     tally = Tally(setup.players)
     for index in range(start, stop):
         play_one(variant, setup, index, tally)
+        if _enough_failures(setup, tally):
+            break
     return tally
 
 
@@ -309,6 +354,10 @@ def _play_in_processes(setup: Setup, count: int, workers: int, tally: Tally,
                 tally.merge(part)
                 if progress is not None:
                     progress(part.games)
+            if _enough_failures(setup, tally):
+                for future in pending:
+                    future.cancel()
+                break
     except KeyboardInterrupt:
         _stop_workers(pool)
         raise
@@ -331,6 +380,11 @@ class Simulation:
     tally: Tally
     elapsed: float = 0.0
     workers: int = 1
+
+    @property
+    def stopped_early(self) -> bool:
+        """True if the run stopped at max_failures before playing every game."""
+        return self.tally.games < self.count
 
     @property
     def label(self) -> str:
@@ -359,7 +413,7 @@ def default_players(variant: Variant) -> int:
 def simulate(variant: str | Path | Variant, count: int, *, players: int | None = None,
              agents: Sequence[str] = ("greedy", "random"), seed: int = 0,
              options: Mapping[str, bool | int | str] | None = None, workers: int = 1, rounds_only: bool = False,
-             max_turns: int = 5_000, fixed_seats: bool = False,
+             max_turns: int = 5_000, fixed_seats: bool = False, max_failures: int | None = None,
              progress: Callable[[int], None] | None = None) -> Simulation:
     """Play `count` games (or single rounds, with `rounds_only`) of a variant with bots.
 
@@ -370,6 +424,11 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     than one worker it is loaded again from its file, with the same options).
     `workers` > 1 plays in that many spawned processes; 0 means one per CPU. The
     figures do not depend on `workers`. `progress(k)` is called as k more games end.
+
+    A game that fails (a runtime error of the variant, …) is counted, the first
+    few are kept with their seed, error and a replay command, and the run goes
+    on; after `max_failures` failed games it stops (the figures are then of the
+    games played).
     """
     if isinstance(variant, Variant):
         loaded = variant
@@ -386,7 +445,10 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
         raise UnoDslError(f"unknown agent(s) {', '.join(unknown) or '(none given)'}; agents: {', '.join(AGENTS)}")
     if count < 1:
         raise UnoDslError("play at least one game")
-    setup = Setup(path, tuple(sorted(chosen.items())), n, tuple(agents), seed, max_turns, rounds_only, fixed_seats)
+    if max_failures is not None and max_failures < 1:
+        raise UnoDslError("max_failures must be at least 1")
+    setup = Setup(path, tuple(sorted(chosen.items())), n, tuple(agents), seed, max_turns, rounds_only, fixed_seats,
+                  max_failures)
     workers = (os.cpu_count() or 1) if workers == 0 else workers
     workers = max(1, min(workers, count))
     tally = Tally(n)
@@ -396,6 +458,8 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
             play_one(loaded, setup, index, tally)
             if progress is not None:
                 progress(1)
+            if _enough_failures(setup, tally):
+                break
     else:
         _play_in_processes(setup, count, workers, tally, progress)
     elapsed = time.perf_counter() - start
@@ -451,6 +515,8 @@ def figures(sim: Simulation) -> dict[str, Any]:
         "max_turns": s.max_turns,
         "games": {"started": t.games, "completed": t.completed if games_mode else None,
                   "abandoned": t.runaway if games_mode else None},
+        "failures": {"count": t.failed, "stopped_early": sim.stopped_early,
+                     "games": [f.as_dict() for f in t.failures]},
         "rounds": {"completed": rounds, "runaway": proportion(t.runaway, rounds + t.runaway)},
         "rounds_per_game": describe(t.rounds_per_game) if games_mode else None,
         "turns_per_round": describe(t.turns_per_round, histogram=True),
@@ -469,7 +535,7 @@ def figures(sim: Simulation) -> dict[str, Any]:
                        "per_round_ci95": [_r(mean - half), _r(mean + half)] if rounds > 1 else None}
     out["cards_played"] = {"total": total, "per_round": _r(total / rounds) if rounds else None, "by_kind": kinds}
     out["timing"] = {"seconds": round(sim.elapsed, 3), "workers": sim.workers,
-                     "per_second": round(sim.count / sim.elapsed, 1) if sim.elapsed else None,
+                     "per_second": round(t.games / sim.elapsed, 1) if sim.elapsed else None,
                      "turns_per_second": round(t.turns_played / sim.elapsed) if sim.elapsed else None}
     return out
 

@@ -39,6 +39,7 @@ class VariantBuilder:
         side_keys: list[Key] = [("sides", i) for i in range(len(sides_raw))] if "sides" in d else [()]
         x.kinds = frozenset(d["cards"])
         x.colors = frozenset(c for s in sides_raw for c in s.get("colors", []))
+        x.sides = len(sides_raw)
         kinds = {name: self.kind(name) for name in d["cards"]}
         before = len(x.diags)
         sides = tuple(self.side(raw, key, kinds) for raw, key in zip(sides_raw, side_keys, strict=True))
@@ -74,6 +75,7 @@ class VariantBuilder:
                             self.number(("scoring", "target"), 1, 1_000_000), d["scoring"].get("winner", "highest")),
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
+            where=x.where,
         )
 
     def number(self, key: Key, lo: int, hi: int) -> int:
@@ -102,7 +104,9 @@ class VariantBuilder:
         x = self.exprs
         raw = self.data["cards"][name]
         key: Key = ("cards", name)
-        on_play = x.program((*key, "on_play"), CARD_ENV)
+        # A kind that scores its rank has one on every card: its `card.rank` is never none.
+        known = frozenset({"card.rank"}) if raw["points"] == "rank" else frozenset()
+        on_play = x.program((*key, "on_play"), CARD_ENV, known)
         tree = x.trees.get((*key, "on_play"))
         again = next(self_applications(tree), None) if tree is not None else None
         if again is not None:
@@ -112,7 +116,7 @@ class VariantBuilder:
         return CardKind(
             name=name, points=raw["points"], wild=raw.get("wild", False),
             on_play=on_play,
-            legal_if=x.condition((*key, "legal_if"), CARD_ENV),
+            legal_if=x.condition((*key, "legal_if"), CARD_ENV, known=known),
             description=raw.get("description", ""),
         )
 

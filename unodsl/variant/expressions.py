@@ -18,10 +18,13 @@ from ..lang import ast
 from ..lang.check import TYPE_WORDS, CheckError, Context, check, show
 from ..lang.compile import compile_expr, compile_program
 from ..lang.parse import LangSyntaxError, parse
-from ..lang.program import Fn, Program
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..lang.signature import fits
-from ..lang.walk import depth
+from ..lang.walk import depth, start
 from .source import Key, Source
+
+# The items of each kind of step that are programs themselves.
+_SUBPROGRAMS = {DO: (), LET: (), CHOOSE: (), IF: (2, 3), FOR: (3,), WHILE: (2,), REPEAT: (2,)}
 
 MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
 
@@ -42,9 +45,11 @@ class Expressions:
     kinds: frozenset[str] = frozenset()
     colors: frozenset[str] = frozenset()
     options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME → its chosen value
+    sides: int = 1  # sides of the deck (flip() needs two)
     diags: list[Diagnostic] = field(default_factory=list)
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
     types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
+    where: dict[Fn, tuple[Pos, str]] = field(default_factory=dict)  # each condition's place and text
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -70,19 +75,31 @@ class Expressions:
                 return None
         return value
 
-    def program(self, key: Key, env: Mapping[str, str]) -> Program:
-        """The effect program at `key` (empty if absent or wrong)."""
+    def program(self, key: Key, env: Mapping[str, str], known: frozenset[str] = frozenset()) -> Program:
+        """The effect program at `key` (empty if absent or wrong); `known`: expressions never none there."""
         text = self.get(key)
         if not isinstance(text, str):
             return ()
         node = self.parse(key, text)
-        ctx = self._context(env, effects=True)
+        ctx = self._context(env, effects=True, known=known)
         if node is None or self._check(key, node, ctx, program=True) is None:
             return ()
-        return compile_program(node, ctx)
+        return self.place(key, compile_program(node, ctx))
+
+    def place(self, key: Key, program: Program) -> Program:
+        """The program with each step's `where` (line, col, text inside the expression)
+        turned into (file position, text), for runtime errors."""
+        placed = []
+        for step in program:
+            line, col, text = step[-1]
+            parts = [self.place(key, part) if i in _SUBPROGRAMS[step[0]] else part
+                     for i, part in enumerate(step[:-1])]
+            placed.append((*parts, (self.at(key, line, col), text)))
+        return tuple(placed)
 
     def condition(self, key: Key, env: Mapping[str, str], *, effects: bool = False,
-                  default: str | None = None, want: tuple[str, ...] = ("bool",)) -> Fn | None:
+                  default: str | None = None, want: tuple[str, ...] = ("bool",),
+                  known: frozenset[str] = frozenset()) -> Fn | None:
         """Compile the expression at `key` (or `default` if absent); its type must fit one of `want`."""
         text = self.get(key)
         if not isinstance(text, str):
@@ -90,7 +107,7 @@ class Expressions:
                 return None
             text, key = default, ()
         node = self.parse(key, text) if key else parse_once(text)
-        ctx = self._context(env, effects=effects)
+        ctx = self._context(env, effects=effects, known=known)
         t = None if node is None else self._check(key, node, ctx, program=False)
         if node is None or t is None:
             return None
@@ -102,7 +119,10 @@ class Expressions:
                 what, hint = f"{where} should give {TYPE_WORDS[want[0]]}", "for example left_of(dealer)"
             self.error(key, f"{what}, but {show(node)} is {TYPE_WORDS.get(t, t)}", hint)
             return None
-        return compile_expr(node, ctx)
+        fn = compile_expr(node, ctx)
+        if key:
+            self.where[fn] = (self.at(key, *start(node)), show(node))
+        return fn
 
     def parse(self, key: Key, text: str) -> ast.Node | None:
         """The syntax tree of the text at `key`, or None after reporting why not."""
@@ -132,12 +152,16 @@ class Expressions:
         except CheckError as err:
             self.diags.append(Diagnostic(self.at(key, *err.at), err.message, err.hint))
             return None
+        finally:
+            for at, message, hint in ctx.warnings:
+                self.diags.append(Diagnostic(self.at(key, *at), message, hint, "warning"))
         self.trees[key] = node
         self.types[key] = ctx.types
         return t
 
-    def _context(self, env: Mapping[str, str], effects: bool) -> Context:
-        return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options)
+    def _context(self, env: Mapping[str, str], effects: bool, known: frozenset[str] = frozenset()) -> Context:
+        return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options, sides=self.sides,
+                       known=known)
 
 
 def too_deep(text: str) -> tuple[int, int] | None:

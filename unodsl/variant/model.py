@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..errors import Pos
 from ..lang.program import Fn, Program
 
 AfterDraw = Literal["may_play", "must_play", "keep"]
@@ -164,6 +165,8 @@ class Variant:
     scoring: Scoring
     rules: tuple[Rule, ...]
     options: tuple[Option, ...]
+    # Where each condition stands in the file, and its text (for runtime errors).
+    where: Mapping[Any, tuple[Pos, str]] = field(default_factory=dict, compare=False, repr=False)
     # Derived tables the engine builds once per variant (the card table, …).
     cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 

@@ -19,13 +19,13 @@ def choose_color(g: Game, by: int) -> Decision:
     return Decision(by, "color", g.variant.sides[g.side].colors, "name a colour")
 
 
-@choice("options: players, by: player = player", returns="player")
+@choice("options: players, by: player = player", returns="player", none=True)
 def choose_player(g: Game, options: list[int], by: int) -> Decision | None:
     """`by` picks one of `options` (none if there is no one to pick)."""
     return Decision(by, "player", tuple(options), "pick a player") if options else None
 
 
-@choice("options: cards, by: player = player", returns="card")
+@choice("options: cards, by: player = player", returns="card", none=True)
 def choose_card(g: Game, options: list[Card], by: int) -> Decision | None:
     """`by` picks one of the cards `options` (none if there is none)."""
     return Decision(by, "card", tuple(options), "pick a card") if options else None

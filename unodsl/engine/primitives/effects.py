@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import GameError
+from ...errors import GameError, RuntimeFault
 from ..cards import Card
 from ..game import Game
 from .registry import REGISTRY, Pred
@@ -57,6 +57,8 @@ def start_with(g: Game, who: int) -> None:
 @effect("color: color, by: player = player")
 def set_color(g: Game, color: str, by: int) -> None:
     """The colour to match becomes `color` (as when a wild is named)."""
+    if color is None:
+        raise RuntimeFault("set_color() was given none, not a colour")
     g.current_color = color
     if g.watching("color_named"):
         g.emit("color_named", {"player": by, "color": color})
@@ -172,6 +174,8 @@ def turn_up(g: Game) -> None:
 @effect()
 def flip(g: Game) -> None:
     """Turn every card over: hands, and each pile as a whole; the other side is now in play."""
+    if len(g.variant.sides) < 2:
+        raise RuntimeFault("flip() in a variant whose cards have one side")
     g.turn_over(1 - g.side)
     top_card = g.discard_pile[-1] if g.discard_pile else None
     g.current_color = top_card.color if top_card else None

@@ -12,13 +12,13 @@ from .registry import REGISTRY, Env
 name = REGISTRY.name
 
 
-@name("card")
+@name("card", none=True)
 def top(g: Game, e: Env) -> Card | None:
     """The top card of the discard pile."""
     return g.discard_pile[-1] if g.discard_pile else None
 
 
-@name("card")
+@name("card", none=True)
 def previous_top(g: Game, e: Env) -> Card | None:
     """The card that was on top before the last card was played."""
     return g.previous_top

@@ -38,7 +38,7 @@ def filter_(g: Game, items: list[Any], test: Pred) -> list[Any]:
     return [x for x in items if test(x)]
 
 
-@query("zone: cards", returns="card")
+@query("zone: cards", returns="card", none=True)
 def top_of(g: Game, zone: list[Card]) -> Card | None:
     """The top (last) card of a pile, or none if it is empty."""
     return zone[-1] if zone else None
