@@ -20,7 +20,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 from ..errors import Diagnostic, Pos, VariantError
 
 MAX_BYTES = 1_000_000
-MAX_NODES = 200_000
+MAX_NODES = 50_000  # a variant has a few hundred; the limit keeps reading a hostile file fast
 MAX_DEPTH = 64  # nested maps and lists; PyYAML's composer recurses per level
 MAX_CHARS = 2 * MAX_BYTES  # characters of text once aliases are expanded
 MAX_DIGITS = 100  # an integer longer than this is no count or score a game can use
@@ -33,6 +33,10 @@ _TRUE = {"true", "True", "TRUE", "yes", "Yes", "on", "On"}
 _FALSE = {"false", "False", "FALSE", "no", "No", "off", "Off"}
 _NULL = {"", "~", "null", "Null", "NULL"}
 _SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null")}
+# libyaml when PyYAML has it: ten times faster, so a 1 MB file reads in a fraction of a second.
+# Its error messages differ, so a file it refuses is read again by the Python loader for
+# the message (same position, words designers already see).
+_FAST: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"  # a variant has no dates: `2024-05-01` stays text
 # Control characters (C0 but tab and newline, DEL, C1) and the invisible bidi overrides:
 # the first can drive a terminal, the second make text read differently than it runs.
@@ -215,8 +219,12 @@ def parse_source(text: str, name: str = "<string>") -> Source:
     """Parse YAML text with positions (see module docstring for what is refused)."""
     lines = text.splitlines()
     try:
-        _check_depth(text, name)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        try:
+            _check_depth(text, name, _FAST)
+            node = yaml.compose(text, Loader=_FAST)
+        except yaml.YAMLError:
+            _check_depth(text, name, yaml.SafeLoader)
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.reader.ReaderError as exc:
         line, col = _line_col(text, exc.position)
         char = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
@@ -261,10 +269,17 @@ def _syntax_error(exc: yaml.MarkedYAMLError, name: str, lines: list[str]) -> Var
     return VariantError.at(Pos(name, line, col), f"YAML syntax: {problem}", hint)
 
 
-def _check_depth(text: str, name: str) -> None:
+def _check_depth(text: str, name: str, loader: type[yaml.SafeLoader]) -> None:
     """Refuse deep nesting from the event stream (iterative) before composing (recursive)."""
-    depth = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    depth = nodes = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+            nodes += 1
+            if nodes > MAX_NODES:
+                mark = event.start_mark
+                raise VariantError.at(Pos(name, mark.line + 1, mark.column + 1) if mark else Pos(name, 1, 1),
+                                      f"the document has more than {MAX_NODES:,} keys, values and items",
+                                      "a variant is a short description; remove generated content")
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -302,7 +317,7 @@ class _NodeReader:
     def span(self, node: Node) -> Span:
         mark = node.start_mark
         pos = Pos(self.src.file, mark.line + 1, mark.column + 1)
-        style = getattr(node, "style", None)
+        style = getattr(node, "style", None) or None  # libyaml says '' for plain
         indent = 0
         if style in ("|", ">"):
             # The block's indentation: that of its first line that is not blank.
@@ -387,11 +402,11 @@ class _NodeReader:
         if id(node) not in self.checked:
             self.checked.add(id(node))
             self.check_text(node)
-        if node.tag == _TIMESTAMP and node.style is None:
+        if node.tag == _TIMESTAMP and not node.style:
             return text
         if node.tag not in _SCALAR_TAGS:
             self.check_tag(node, "tag:yaml.org,2002:str")
-        if node.style is not None or node.tag == "tag:yaml.org,2002:str":
+        if node.style or node.tag == "tag:yaml.org,2002:str":
             return text
         if text in _NULL:
             return None
