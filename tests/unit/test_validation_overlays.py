@@ -78,7 +78,9 @@ def test_a_base_may_extend_another_base(tmp_path: Path) -> None:
     write(tmp_path, "bases/base.yaml", MINI)
     write(tmp_path, "bases/middle.yaml", "extends: base.yaml\nname: Middle\nplayers: {max: 3}\n")
     top = write(tmp_path, "house/top.yaml", "extends: ../bases/middle.yaml\nname: Top\n")
-    v = load_variant(top)
+    with pytest.raises(VariantError, match="outside the folders a variant may build on"):
+        load_variant(top)  # bases/ is not under house/: it must be allowed
+    v = load_variant(top, allow=[tmp_path / "bases"])
     assert (v.name, v.min_players, v.max_players) == ("Top", 2, 3)
 
 
@@ -171,13 +173,14 @@ def test_what_extends_names_must_exist(tmp_path: Path, ref: str, message: str) -
     assert messages(house) == [f"{house}:2:10: error: {message.format(dir=tmp_path)}"]
 
 
-def test_an_error_in_a_base_file_points_into_the_base(tmp_path: Path) -> None:
+def test_an_error_in_a_base_file_is_told_by_position_only(tmp_path: Path) -> None:
+    # Where, never what: a base that can't be read may not be a variant at all.
     base = write(tmp_path, "base.yaml", MINI.replace("name: Mini", "name: Mini\nname: Again"))
     house = write(tmp_path, "house.yaml", "extends: base.yaml\n")
     with pytest.raises(VariantError) as err:
         load_variant(house)
-    assert str(err.value) == (f"{base}:4:1: error: duplicate key 'name' (first defined at line 3)\n"
-                              "  hint: remove one of the two; YAML would silently keep only the last")
+    assert str(err.value) == (f"{house}:1:10: error: extends: {base} can't be read as a variant "
+                              f"(problem at {base}:4:1)\n  hint: check it on its own: unodsl validate {base}")
 
 
 # -- the shipped house rules ---------------------------------------------------------------

@@ -65,9 +65,13 @@ def check_source(src: Source, options: Mapping[str, bool] | None = None
     return dataclasses.replace(variant, options=opts), diags
 
 
-def load_variant(name: str | Path, options: Mapping[str, bool] | None = None) -> Variant:
-    """Load, check and compile a variant (a path, or a shipped variant's name)."""
-    src = load_tree(name)
+def load_variant(name: str | Path, options: Mapping[str, bool] | None = None,
+                 allow: Iterable[str | Path] = ()) -> Variant:
+    """Load, check and compile a variant (a path, or a shipped variant's name).
+
+    Its `extends:` may name shipped variants and files under the folder of `name`;
+    `allow` adds folders (see docs/validation.md, "Trust")."""
+    src = load_tree(name, allow)
     variant, diags = check_source(src, options)
     errors = [d for d in diags if d.severity == "error"]
     if variant is None or errors:
@@ -75,13 +79,13 @@ def load_variant(name: str | Path, options: Mapping[str, bool] | None = None) ->
     return variant
 
 
-def validate_file(name: str | Path) -> list[Diagnostic]:
+def validate_file(name: str | Path, allow: Iterable[str | Path] = ()) -> list[Diagnostic]:
     """Every diagnostic for a file (and what it extends), with each option switched on in turn.
 
     Never raises for a problem in the file: every problem is a Diagnostic.
     """
     try:
-        src = load_tree(name)
+        src = load_tree(name, allow)
         _, diags = check_source(src)
         if any(d.severity == "error" for d in diags):
             return diags
