@@ -367,6 +367,10 @@ class Checker:
                 raise CheckError(f"unknown colour {arg.value!r}", arg.at,
                                      did_you_mean(arg.value, self.ctx.colors)
                                      or f"colours: {', '.join(sorted(self.ctx.colors)) or 'none'}")
+            fixed = _constant(arg) if prim.kind != "query" and p.type == "int" and arg is not None else None
+            if fixed is not None and fixed < 0:
+                raise CheckError(f"{node.func}(): a count of {fixed} is negative", arg.at if arg else node.at,
+                                 "counts in effects are 0 or more")
             if (prim.kind != "query" and p.type == "int" and isinstance(arg, ast.Literal)
                     and isinstance(arg.value, int) and not isinstance(arg.value, bool) and arg.value > MAX_COUNT):
                 raise CheckError(f"{node.func}(): {arg.value} is more than {MAX_COUNT:,}", arg.at,
@@ -393,3 +397,18 @@ class Checker:
 def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
     """Check a whole program (statements) or a single condition expression."""
     return Checker(ctx).check(node, stmt=program, value_only=not program)
+
+
+def _constant(node: ast.Node) -> int | None:
+    """The value of an integer expression made of literals only (`0 - 1`, `-2`), else None."""
+    if isinstance(node, ast.Literal):
+        return node.value if isinstance(node.value, int) and not isinstance(node.value, bool) else None
+    if isinstance(node, ast.Unary) and node.op == "-":
+        inner = _constant(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Binary) and node.op in ("+", "-", "*"):
+        left, right = _constant(node.left), _constant(node.right)
+        if left is None or right is None:
+            return None
+        return left + right if node.op == "+" else left - right if node.op == "-" else left * right
+    return None
