@@ -136,7 +136,7 @@ def _load_chain(path: Path, chain: tuple[tuple[Path, str], ...], roots: tuple[Pa
         start = next(i for i, (seen, _) in enumerate(links) if seen == base.resolve())
         raise VariantError.at(at, "extends goes round in a circle: " + " → ".join(names[start:]),
                               "a variant can't build on itself; remove one of these `extends:`")
-    if len(links) > MAX_EXTENDS:
+    if len(links) + 1 > MAX_EXTENDS:  # the files so far and this base
         raise VariantError.at(at, f"extends chains more than {MAX_EXTENDS} files",
                               "build on the shipped variant or base file directly")
     return extend(_load_base(base, links, roots, at), src)

@@ -20,7 +20,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 from ..errors import Diagnostic, Pos, VariantError
 
 MAX_BYTES = 1_000_000
-MAX_NODES = 50_000  # a variant has a few hundred; the limit keeps reading a hostile file fast
+MAX_NODES = 100_000  # a variant has a few hundred; the limit keeps reading a hostile file fast
 MAX_DEPTH = 64  # nested maps and lists; PyYAML's composer recurses per level
 MAX_CHARS = 2 * MAX_BYTES  # characters of text once aliases are expanded
 MAX_DIGITS = 100  # an integer longer than this is no count or score a game can use
