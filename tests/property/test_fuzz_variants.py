@@ -51,13 +51,18 @@ BUDGET = 30_000  # decisions per game
 SECONDS = 30  # per example: a hang in the validator or the engine fails instead of stalling the run
 
 VALUES: list[Any] = [0, 1, 2, 7, -1, 10**12, "", "text", "rank", "1-9", "9-1", True, False, None,
-                     [], {}, [1], ["red"], {"kind": "number"}, "skip()", 'c -> c.kind == "wild"']
+                     [], {}, [1], ["red"], {"kind": "number"}, "skip()", 'c -> c.kind == "wild"',
+                     # issue 16: fractions, huge ranges, control characters, dates, paths outside
+                     2.5, 2.0, "0-10e25", "0-" + "9" * 100, "\x1b[2J", "a\x00b", "\u202e", "2024-05-01",
+                     "/etc/passwd", "../../../../etc/hostname.yaml", "a/" * 3000 + "x.yaml"]
 NUMBERS = [0, 1, 2, 3, 5, 7, 10, 20, 100, 108]
 TOKENS = ["(", ")", ";", "==", "!=", " and ", " or ", "not ", "-", "[]", "[", "]", ",", ".", "->",
           "draw(next, 2)", "skip()", '"red"', '"nope"', "7", "none", "true", "c -> c.wild", "x = 1; ",
           "if true then ", " else ", "choose_color()", "choose_player([])", "top.rank", "card.kind",
-          "repeat 3 do ", "for p in players do ", "while false do ", "player", "hand", "#"]
-TEXT_TOKENS = [": ", "- ", "\t", "  ", "{", "}", "[", "]", "&a ", "*a", "!!str ", "'", '"', "null", "|"]
+          "repeat 3 do ", "for p in players do ", "while false do ", "player", "hand", "#",
+          "0 - 1", "9" * 5000, "if true then skip() else " * 300]
+TEXT_TOKENS = [": ", "- ", "\t", "  ", "{", "}", "[", "]", "&a ", "*a", "!!str ", "'", '"', "null", "|",
+               '"\\e[2J"', '"\\0"', "9" * 5000, "2.5", "2024-05-01", ">", "extends: /proc/self/environ"]
 
 
 # -- mutations ---------------------------------------------------------------------------

@@ -33,6 +33,11 @@ class Console(rich.console.Console):
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
+allow_option = click.option(
+    "--allow", "allow", multiple=True, metavar="DIR", type=click.Path(file_okay=False),
+    help="A folder whose files `extends:` may name, besides shipped variants and the folder of "
+         "the variant file itself; repeatable.")
+
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, bool | str]:
     """`-o NAME` → {name: True}; `-o NAME=VALUE` → {name: VALUE} (the variant checks it fits the option)."""
@@ -61,12 +66,12 @@ def agent_names(text: str) -> list[str]:
     return names or ["random"]
 
 
-def game_setup(variant: str, option: tuple[str, ...], players: int | None, seed: int | None
-               ) -> tuple[Variant, int, int]:
+def game_setup(variant: str, option: tuple[str, ...], players: int | None, seed: int | None,
+               allow: tuple[str, ...] = ()) -> tuple[Variant, int, int]:
     """The variant with its options (an invalid one is reported, and the command exits),
     the number of players (default: 4, or the nearest the variant allows) and the seed."""
     try:
-        v = load_variant(variant, parse_options(option))
+        v = load_variant(variant, parse_options(option), allow)
     except VariantError as err:
         print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
         sys.exit(EXIT_INVALID)

@@ -14,7 +14,7 @@ from ..players.bots import make_agents
 from ..players.human import HumanAgent, PlayNarrator, Quit
 from ..tools.log import EventLog, log_header, write_log
 from ..variant.model import Variant
-from .common import EXIT_INVALID, Console, agent_names, chosen_options, game_setup
+from .common import EXIT_INVALID, Console, agent_names, allow_option, chosen_options, game_setup
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,8 +32,9 @@ from .common import EXIT_INVALID, Console, agent_names, chosen_options, game_set
               "repeatable. `unodsl options VARIANT` lists them.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the full event log to this file as JSON Lines (also when you quit).")
+@allow_option
 def play(variant: str, seat: int, players: int | None, agents: str, seed: int | None,
-         option: tuple[str, ...], log_file: str | None) -> None:
+         option: tuple[str, ...], log_file: str | None, allow: tuple[str, ...]) -> None:
     """Play VARIANT yourself against bots, in the terminal.
 
     The bots' play is told as it happens. When you have a decision to make you
@@ -43,7 +44,7 @@ def play(variant: str, seat: int, players: int | None, agents: str, seed: int | 
     'q' (or Ctrl-D, Ctrl-C) ends the game.
     """
     console = Console(highlight=False)
-    v, n, seed = game_setup(variant, option, players, seed)
+    v, n, seed = game_setup(variant, option, players, seed, allow)
     if seat >= n:
         more = f"; -p sets the number of players (up to {v.max_players})" if v.max_players > n else ""
         raise click.UsageError(f"--seat {seat}: with {n} players the seats are 0–{n - 1} (seat 0 is P1){more}")

@@ -12,7 +12,7 @@ from ..errors import UnoDslError, VariantRuntimeError
 from ..players.bots import make_agents, play_game
 from ..tools.log import EventLog, log_header, write_log
 from ..tools.narrator import Narrator
-from .common import EXIT_INVALID, Console, agent_names, chosen_options, game_setup
+from .common import EXIT_INVALID, Console, agent_names, allow_option, chosen_options, game_setup
 
 
 @click.command()
@@ -31,11 +31,12 @@ from .common import EXIT_INVALID, Console, agent_names, chosen_options, game_set
               "\"no\" and cards moved between zones.")
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="End a round that runs longer than this with an error.")
+@allow_option
 def run(variant: str, players: int | None, seed: int | None, agents: str, option: tuple[str, ...],
-        log_file: str | None, verbose: bool, max_turns: int) -> None:
+        log_file: str | None, verbose: bool, max_turns: int, allow: tuple[str, ...]) -> None:
     """Play a whole game of VARIANT with bots and tell what happens."""
     console = Console(highlight=False, soft_wrap=True)  # a line of the story is never cut in two
-    v, n, seed = game_setup(variant, option, players, seed)
+    v, n, seed = game_setup(variant, option, players, seed, allow)
     bots = make_agents(agent_names(agents), n)
     names = [f"P{p + 1} ({bots[p].name})" for p in range(n)]
     on = chosen_options(v)

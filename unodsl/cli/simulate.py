@@ -31,7 +31,7 @@ from ..tools import simulate as lib
 from ..tools.plots import PlotUnavailable
 from ..tools.simulate import ALPHA, Comparison, Simulation, TestResult
 from ..variant.load import load_variant
-from .common import EXIT_INVALID, Console, agent_names, parse_options, print_diagnostics
+from .common import EXIT_INVALID, Console, agent_names, allow_option, parse_options, print_diagnostics
 
 
 class _Speed(ProgressColumn):
@@ -76,10 +76,11 @@ class _Speed(ProgressColumn):
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write PNG charts to DIR (needs matplotlib: pip install matplotlib).")
+@allow_option
 def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
              fixed_seats: bool, seed: int | None, option: tuple[str, ...], workers: int, max_turns: int,
              max_failures: int | None, other: str | None, other_option: tuple[str, ...], as_json: bool,
-             plot_dir: str | None) -> None:
+             plot_dir: str | None, allow: tuple[str, ...]) -> None:
     """Play many games of VARIANT with bots and report statistics.
 
     Win rates per seat (also counted from the dealer) and per agent, rounds per
@@ -105,8 +106,8 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
             raise click.ClickException(str(err)) from err
     err_console = Console(stderr=True, highlight=False)
     try:
-        va = load_variant(variant, chosen)
-        vb = load_variant(other, other_chosen) if other is not None else None
+        va = load_variant(variant, chosen, allow)
+        vb = load_variant(other, other_chosen, allow) if other is not None else None
     except VariantError as err:
         print_diagnostics(err.diagnostics, err_console)
         sys.exit(EXIT_INVALID)

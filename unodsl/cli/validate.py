@@ -9,7 +9,7 @@ import click
 
 from ..errors import Diagnostic
 from ..variant.load import validate_file
-from .common import EXIT_INVALID, EXIT_OK, Console, print_diagnostics
+from .common import EXIT_INVALID, EXIT_OK, Console, allow_option, print_diagnostics
 
 
 @click.command()
@@ -17,7 +17,8 @@ from .common import EXIT_INVALID, EXIT_OK, Console, print_diagnostics
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
               show_default=True, help="text for people, json for tools, github for Actions annotations.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
+@allow_option
+def validate(files: tuple[str, ...], fmt: str, strict: bool, allow: tuple[str, ...]) -> None:
     """Check variant FILES; print every problem as file:line:col.
 
     A file may be a path or a shipped variant's name; a file that `extends:`
@@ -29,7 +30,7 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     bad = 0
     console = Console(highlight=False)
     for name in files:
-        diags = validate_file(name)
+        diags = validate_file(name, allow)
         new = [d for d in diags if d not in everything]  # a base shared by several files: once
         everything += new
         failing = [d for d in diags if d.severity == "error" or strict]

@@ -490,6 +490,10 @@ class Checker:
                 raise CheckError(f"unknown colour {arg.value!r}", arg.at,
                                      did_you_mean(arg.value, self.ctx.colors)
                                      or f"colours: {', '.join(sorted(self.ctx.colors)) or 'none'}")
+            fixed = _literal_int(arg) if prim.kind != "query" and p.type == "int" and arg is not None else None
+            if fixed is not None and fixed < 0:
+                raise CheckError(f"{node.func}(): a count of {fixed} is negative", arg.at if arg else node.at,
+                                 "counts in effects are 0 or more")
             count = arg.value if isinstance(arg, ast.Literal) else (
                 self.ctx.options.get(option_read(arg) or "") if arg is not None else None)
             if (prim.kind != "query" and p.type == "int" and isinstance(count, int)
@@ -561,3 +565,18 @@ def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
     if not program:
         checker._constant(node)
     return t
+
+
+def _literal_int(node: ast.Node) -> int | None:
+    """The value of an integer expression made of literals only (`0 - 1`, `-2`), else None."""
+    if isinstance(node, ast.Literal):
+        return node.value if isinstance(node.value, int) and not isinstance(node.value, bool) else None
+    if isinstance(node, ast.Unary) and node.op == "-":
+        inner = _literal_int(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Binary) and node.op in ("+", "-", "*"):
+        left, right = _literal_int(node.left), _literal_int(node.right)
+        if left is None or right is None:
+            return None
+        return left + right if node.op == "+" else left - right if node.op == "-" else left * right
+    return None

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 
@@ -22,6 +22,14 @@ class LangSyntaxError(Exception):
         self.line = line
         self.col = col
         self.hint = hint
+
+
+class TooDeep(LangSyntaxError):
+    """The expression nests deeper than MAX_TREE_DEPTH (at its deepest point)."""
+
+
+MAX_TREE_DEPTH = 200  # far beyond any sane expression, far below Python's recursion limit
+MAX_DIGITS = 18  # a number literal longer than this is no count a game can use
 
 
 def _grammar_text() -> str:
@@ -134,7 +142,11 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Name(_at(t), str(_kids(t)[0]))
 
     def int_(self, t: Tree[Any]) -> ast.Node:
-        return ast.Literal(_at(t), int(str(_kids(t)[0])))
+        digits = str(_kids(t)[0])
+        if len(digits) > MAX_DIGITS:
+            raise LangSyntaxError(f"a number of {len(digits):,} digits is too large", *_at(t),
+                                  f"numbers in expressions have at most {MAX_DIGITS} digits")
+        return ast.Literal(_at(t), int(digits))
 
     def string(self, t: Tree[Any]) -> ast.Node:
         return ast.Literal(_at(t), str(_kids(t)[0])[1:-1])
@@ -221,5 +233,23 @@ def parse(text: str) -> ast.Node:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
         raise _explain(text, err) from None
-    node: ast.Node = _ToAst().transform(tree)
+    _check_depth(tree)
+    try:
+        node: ast.Node = _ToAst().transform(tree)
+    except VisitError as err:  # the transformer's own errors, unwrapped
+        if isinstance(err.orig_exc, LangSyntaxError):
+            raise err.orig_exc from None
+        raise
     return node
+
+
+def _check_depth(tree: Tree[Any]) -> None:
+    """Refuse a tree too deep to transform recursively (`if … else if …` 2,000 times)."""
+    stack: list[tuple[Tree[Any], int]] = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if d > MAX_TREE_DEPTH:
+            line, col = _at(node)
+            raise TooDeep(f"the expression nests more than {MAX_TREE_DEPTH} levels deep", line, col,
+                          "split it using variables (x = …; …)")
+        stack += [(c, d + 1) for c in node.children if isinstance(c, Tree)]

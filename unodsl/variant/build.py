@@ -23,6 +23,7 @@ CARD_ENV = {"player": "player", "card": "card"}
 PLAYER_ENV = {"player": "player"}
 DEALER = ("player", "int")  # a dealer expression gives a player (a seat number works too)
 MAX_CARDS = 100_000  # in one deck group, and in a deck
+MAX_RANK_DIGITS = 18  # a rank with more digits is no rank a card can carry
 
 
 class VariantBuilder:
@@ -140,8 +141,9 @@ class VariantBuilder:
         if ranks is None:
             return []
         use = tuple(entry.get("colors", colors))
+        known = set(colors)
         for c in use:
-            if c not in colors:
+            if c not in known:
                 x.error((*key, "colors"), f"colour {c!r} is not one of this deck's colours",
                         did_you_mean(c, colors) or f"colours: {', '.join(colors) or 'none'}")
                 return []
@@ -150,7 +152,7 @@ class VariantBuilder:
             x.error(key, "per_color needs colours, but this deck has none", "use count instead")
             return []
         copies = entry.get("per_color", entry.get("count", 1))
-        total = copies * len(names) * max(1, len(ranks)) * (len(use) if per_color else 1)
+        total = copies * len(names) * max(1, _count(ranks)) * (len(use) if per_color else 1)
         if total > MAX_CARDS:
             x.error(key, f"this group makes {total:,} cards; a deck may have at most {MAX_CARDS:,}",
                     "check the counts and the ranks range")
@@ -181,7 +183,12 @@ class VariantBuilder:
             return [raw]
         if isinstance(raw, list):
             return list(raw)
-        lo, hi = (int(x) for x in re.split("-", raw))
+        parts = re.split("-", raw)
+        if max(len(x) for x in parts) > MAX_RANK_DIGITS:
+            self.exprs.error(key, f"ranks: a number of {max(len(x) for x in parts):,} digits is too large",
+                             f"ranks have at most {MAX_RANK_DIGITS} digits")
+            return None
+        lo, hi = (int(x) for x in parts)
         if lo > hi:
             self.exprs.error(key, f"ranks {raw!r} run backwards", f"write {hi}-{lo}")
             return None
@@ -202,3 +209,8 @@ class VariantBuilder:
             return Rule(name, event, None, ())
         env = rule_env(event)
         return Rule(name, event, x.condition((*key, "if"), env), x.program((*key, "do"), env))
+
+
+def _count(ranks: Sequence[int]) -> int:
+    """How many ranks, without len() (a range of 10**30 ranks overflows it)."""
+    return ranks.stop - ranks.start if isinstance(ranks, range) else len(ranks)

@@ -17,7 +17,7 @@ from ..errors import Diagnostic, Pos
 from ..lang import ast
 from ..lang.check import TYPE_WORDS, CheckError, Context, check, show
 from ..lang.compile import compile_expr, compile_program
-from ..lang.parse import LangSyntaxError, parse
+from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..lang.signature import fits
 from ..lang.walk import depth, start
@@ -61,7 +61,8 @@ class Expressions:
     def at(self, key: Key, line: int, col: int) -> Pos:
         """The file position of (line, col) inside the expression text at `key`."""
         span = self.src.spans.get(key)
-        return span.locate(line, col) if span else self.src.pos(key)
+        value = self.get(key)
+        return span.locate(line, col, value if isinstance(value, str) else None) if span else self.src.pos(key)
 
     def get(self, key: Key) -> Any:
         """The raw value at `key` in the merged file, or None."""
@@ -133,6 +134,8 @@ class Expressions:
             return None
         try:
             node: ast.Node | None = parse_once(text)
+        except TooDeep:  # reported below, at the start like any expression nested too deep
+            node = None
         except LangSyntaxError as err:
             self.diags.append(Diagnostic(self.at(key, err.line, err.col), f"syntax error: {err.message}",
                                          err.hint))

@@ -74,13 +74,15 @@ def _check(src: Source, options: Chosen | None) -> Analysis:
     return Analysis(merged, dataclasses.replace(variant, options=tuple(opts.values())), exprs, diags)
 
 
-def load_variant(name: str | Path, options: Chosen | None = None) -> Variant:
+def load_variant(name: str | Path, options: Chosen | None = None, allow: Iterable[str | Path] = ()) -> Variant:
     """Load, check and compile a variant (a path, or a shipped variant's name).
 
     `options` switches options on or off (`{"draw_until_playable": True}`) and sets
-    valued ones (`{"target": 300}`); the others keep their defaults.
+    valued ones (`{"target": 300}`); the others keep their defaults. Its `extends:`
+    may name shipped variants and files under the folder of `name`; `allow` adds
+    folders (see docs/validation.md, "Trust").
     """
-    src = load_tree(name)
+    src = load_tree(name, allow)
     variant, diags = check_source(src, options)
     errors = [d for d in diags if d.severity == "error"]
     if variant is None or errors:
@@ -88,13 +90,13 @@ def load_variant(name: str | Path, options: Chosen | None = None) -> Variant:
     return variant
 
 
-def validate_file(name: str | Path) -> list[Diagnostic]:
+def validate_file(name: str | Path, allow: Iterable[str | Path] = ()) -> list[Diagnostic]:
     """Every diagnostic for a file (and what it extends), with each option switched on in turn,
     and each number option at its default, its min and its max.
 
     Never raises for a problem in the file: every problem is a Diagnostic.
     """
-    return _analyse(lambda: load_tree(name)).diagnostics
+    return _analyse(lambda: load_tree(name, allow)).diagnostics
 
 
 def analyse_text(text: str, path: str | Path) -> Analysis:

@@ -9,11 +9,13 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from ..errors import Diagnostic, did_you_mean
 from .source import Source
+
+MAX_UNKNOWN = 20  # unknown keys reported one by one per mapping; the rest are counted
 
 _TYPE_WORDS = {"integer": "a whole number", "string": "a string", "boolean": "true or false",
                "object": "a mapping (key: value)", "array": "a list", "null": "null"}
@@ -66,9 +68,18 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     return wrapped
 
 
+def _is_integer(checker: Any, value: Any) -> bool:
+    """A whole number as written: `2.0` and `2.5` are not counts (JSON Schema would take 2.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_Validator = validators.extend(
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+
+
 @cache
-def _validator() -> Draft202012Validator:
-    return Draft202012Validator(schema())
+def _validator() -> Any:
+    return _Validator(schema())
 
 
 def _where(path: tuple[Any, ...]) -> str:
@@ -76,7 +87,7 @@ def _where(path: tuple[Any, ...]) -> str:
 
 
 def _typename(value: Any) -> str:
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string",
+    return {bool: "a boolean", int: "a number", float: "a decimal number", str: "a string",
             list: "a list", dict: "a mapping", type(None): "null"}.get(type(value), type(value).__name__)
 
 
@@ -123,17 +134,24 @@ def _describe(err: ValidationError, src: Source) -> Diagnostic:
         return Diagnostic(pos, f"{where} must have at most {err.validator_value} item(s)")
     if v == "uniqueItems":
         items = err.instance if isinstance(err.instance, list) else []
-        again = next((i for i, x in enumerate(items) if x in items[:i]), None)
-        if again is None:
-            return Diagnostic(pos, f"{where} lists the same item twice")
-        first = items.index(items[again])
-        return Diagnostic(src.pos((*path, again)), f"{where} lists {items[again]!r} twice",
-                          f"it is already item {first + 1} of the list; remove one")
+        seen: dict[str, int] = {}
+        for again, item in enumerate(items):  # one pass: a list of 20,000 colours is not quadratic
+            first = seen.setdefault(json.dumps(item, sort_keys=True, default=str), again)
+            if first != again:
+                return Diagnostic(src.pos((*path, again)), f"{where} lists {_short(item)} twice",
+                                  f"it is already item {first + 1} of the list; remove one")
+        return Diagnostic(pos, f"{where} lists the same item twice")
     if v == "minProperties":
         return Diagnostic(pos, f"{where} must not be empty")
     if v == "minLength":
         return Diagnostic(pos, f"{where} must not be empty")
     return Diagnostic(pos, f"{where}: {err.message}")
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """repr() of a value, cut short: a message quotes what it is about, not a whole document."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _misspelt(errors: list[ValidationError]) -> set[tuple[tuple[Any, ...], str]]:
@@ -143,7 +161,7 @@ def _misspelt(errors: list[ValidationError]) -> set[tuple[tuple[Any, ...], str]]
     for e in errors:
         if e.validator == "additionalProperties" and isinstance(e.instance, dict):
             allowed = list(e.schema.get("properties", {}))
-            for name in (k for k in e.instance if k not in allowed):
+            for name in [k for k in e.instance if k not in allowed][:MAX_UNKNOWN]:
                 close = difflib.get_close_matches(str(name), allowed, n=1, cutoff=0.6)
                 if close:
                     out.add((tuple(e.absolute_path), close[0]))
@@ -156,9 +174,14 @@ def _unknown_keys(err: ValidationError, src: Source, path: tuple[Any, ...]) -> l
     allowed = list(err.schema.get("properties", {}))
     extras = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
     out = []
-    for name in extras or ["?"]:
+    for name in extras[:MAX_UNKNOWN] or ["?"]:
         hint = did_you_mean(name, allowed) or (f"allowed keys: {', '.join(allowed)}" if allowed else None)
-        out.append(Diagnostic(src.key_pos((*path, name)), f"{where}: unknown key {name!r}", hint))
+        out.append(Diagnostic(src.key_pos((*path, name)), f"{where}: unknown key {_short(name)}", hint))
+    if len(extras) > MAX_UNKNOWN:
+        rest = len(extras) - MAX_UNKNOWN
+        out.append(Diagnostic(src.key_pos((*path, extras[MAX_UNKNOWN])),
+                              f"{where}: {rest:,} more unknown key{'s' if rest > 1 else ''} from here on",
+                              "only the first unknown keys are listed one by one"))
     return out
 
 

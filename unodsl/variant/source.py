@@ -20,8 +20,10 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 from ..errors import Diagnostic, Pos, VariantError
 
 MAX_BYTES = 1_000_000
-MAX_NODES = 200_000
+MAX_NODES = 100_000  # a variant has a few hundred; the limit keeps reading a hostile file fast
 MAX_DEPTH = 64  # nested maps and lists; PyYAML's composer recurses per level
+MAX_CHARS = 2 * MAX_BYTES  # characters of text once aliases are expanded
+MAX_DIGITS = 100  # an integer longer than this is no count or score a game can use
 
 Key = tuple[str | int, ...]
 
@@ -31,6 +33,25 @@ _TRUE = {"true", "True", "TRUE", "yes", "Yes", "on", "On"}
 _FALSE = {"false", "False", "FALSE", "no", "No", "off", "Off"}
 _NULL = {"", "~", "null", "Null", "NULL"}
 _SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null")}
+# libyaml when PyYAML has it: ten times faster, so a 1 MB file reads in a fraction of a second.
+# Its error messages differ, so a file it refuses is read again by the Python loader for
+# the message (same position, words designers already see).
+_FAST: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"  # a variant has no dates: `2024-05-01` stays text
+# Control characters (C0 but tab and newline, DEL, C1) and the invisible bidi overrides:
+# the first can drive a terminal, the second make text read differently than it runs.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|\r?\n|.)", re.S)
+_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
+            "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
+            "L": "\u2028", "P": "\u2029"}
+
+
+def _unescape(code: str) -> str:
+    """The text one escape of a double-quoted YAML scalar stands for (code: after the backslash)."""
+    if code[0] in "xuU" and len(code) > 1:
+        return chr(int(code[1:], 16))
+    return _ESCAPES.get(code, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,15 +61,87 @@ class Span:
     pos: Pos
     style: str | None  # None plain, "'" or '"' quoted, "|" or ">" block
     indent: int  # column (0-based) of the text of a block scalar
+    # The whole text of the file (shared, not copied) and where the scalar's source is in it:
+    text: str = field(default="", compare=False, repr=False)
+    start: int = 0
+    end: int = 0
 
-    def locate(self, line: int, col: int) -> Pos:
-        """File position of 1-based (line, col) inside the scalar's text."""
+    def locate(self, line: int, col: int, value: str | None = None) -> Pos:
+        """File position of 1-based (line, col) inside the scalar's text.
+
+        Given the scalar's value, the position is found by walking its source, so
+        it is right in folded, multi-line and escaped scalars too."""
+        if value is not None and self.text:
+            index, at = 0, 1
+            while at < line:
+                nl = value.find("\n", index)
+                if nl < 0:
+                    break
+                index, at = nl + 1, at + 1
+            return self.at_index(value, index + col - 1)
         if self.style in ("|", ">"):
             return Pos(self.pos.file, self.pos.line + line, self.indent + col)
         if line == 1:
             shift = 1 if self.style in ("'", '"') else 0
             return Pos(self.pos.file, self.pos.line, self.pos.col + shift + col - 1)
         return Pos(self.pos.file, self.pos.line + line - 1, col)
+
+    def at_index(self, value: str, target: int) -> Pos:
+        """File position of character `target` of the scalar's value (its end if beyond)."""
+        j = self._source_index(value, target)
+        text = self.text
+        line = self.pos.line + text.count("\n", self.start, j)
+        return Pos(self.pos.file, line, j - (text.rfind("\n", 0, j) + 1) + 1)
+
+    def _source_index(self, value: str, target: int) -> int:
+        """Walk the value and its source together; the source index of value[target].
+
+        Each value character is matched to the next source character that makes
+        it: an escape, a line break folded into a space, or the character itself;
+        indentation and the breaks of continuation lines are skipped. Linear in the
+        length of the scalar."""
+        text, end, style = self.text, self.end, self.style
+        j = self.start
+        if style in ('"', "'"):
+            j += 1
+        elif style in ("|", ">"):
+            nl = text.find("\n", j, end)
+            j = nl + 1 if nl >= 0 else end
+            j = self._skip_indent(j)
+        for i, c in enumerate(value):
+            step = 1
+            while j < end:
+                r = text[j]
+                if style == '"' and r == "\\":
+                    m = _ESCAPE.match(text, j)
+                    if m is None:
+                        break
+                    if _unescape(m.group(1)) == c:
+                        step = m.end() - j
+                        break
+                    j = m.end()
+                    continue
+                if r == c or (r == "\n" and c in " \n"):
+                    break
+                j += 1
+            if i >= target or j >= end:
+                return min(j, end)
+            j += step
+            if text[j - 1] == "\n":
+                j = self._skip_indent(j)
+        return min(j, end)
+
+    def _skip_indent(self, j: int) -> int:
+        """After a line break inside the scalar: past the indentation of the next line."""
+        text, end = self.text, self.end
+        if self.style in ("|", ">"):
+            stop = min(j + self.indent, end)
+            while j < stop and text[j] == " ":
+                j += 1
+            return j
+        while j < end and text[j] in " \t":
+            j += 1
+        return j
 
 
 @dataclass
@@ -126,8 +219,12 @@ def parse_source(text: str, name: str = "<string>") -> Source:
     """Parse YAML text with positions (see module docstring for what is refused)."""
     lines = text.splitlines()
     try:
-        _check_depth(text, name)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        try:
+            _check_depth(text, name, _FAST)
+            node = yaml.compose(text, Loader=_FAST)
+        except yaml.YAMLError:
+            _check_depth(text, name, yaml.SafeLoader)
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.reader.ReaderError as exc:
         line, col = _line_col(text, exc.position)
         char = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
@@ -140,7 +237,7 @@ def parse_source(text: str, name: str = "<string>") -> Source:
     src = Source(None, name)
     if node is None:
         raise VariantError.at(Pos(name, 1, 1), "the file is empty", "start with `unodsl: 1`")
-    builder = _NodeReader(src, lines)
+    builder = _NodeReader(src, text, lines)
     src.data = builder.build(node, ())
     return src
 
@@ -172,10 +269,17 @@ def _syntax_error(exc: yaml.MarkedYAMLError, name: str, lines: list[str]) -> Var
     return VariantError.at(Pos(name, line, col), f"YAML syntax: {problem}", hint)
 
 
-def _check_depth(text: str, name: str) -> None:
+def _check_depth(text: str, name: str, loader: type[yaml.SafeLoader]) -> None:
     """Refuse deep nesting from the event stream (iterative) before composing (recursive)."""
-    depth = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    depth = nodes = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+            nodes += 1
+            if nodes > MAX_NODES:
+                mark = event.start_mark
+                raise VariantError.at(Pos(name, mark.line + 1, mark.column + 1) if mark else Pos(name, 1, 1),
+                                      f"the document has more than {MAX_NODES:,} keys, values and items",
+                                      "a variant is a short description; remove generated content")
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -201,21 +305,27 @@ def _tab_at(lines: list[str], line: int) -> bool:
 class _NodeReader:
     """Turns composed YAML nodes into plain data, recording the span of every value."""
 
-    def __init__(self, src: Source, lines: list[str]) -> None:
+    def __init__(self, src: Source, text: str, lines: list[str]) -> None:
         self.src = src
+        self.text = text
         self.lines = lines
         self.count = 0
+        self.chars = 0  # characters of text built so far, aliases expanded
+        self.checked: set[int] = set()  # scalars whose text was checked (an alias is checked once)
         self.open: set[int] = set()  # the collections being built: an alias back to one is a loop
 
     def span(self, node: Node) -> Span:
         mark = node.start_mark
         pos = Pos(self.src.file, mark.line + 1, mark.column + 1)
-        style = getattr(node, "style", None)
+        style = getattr(node, "style", None) or None  # libyaml says '' for plain
         indent = 0
-        if style in ("|", ">") and mark.line + 1 < len(self.lines):
-            body = self.lines[mark.line + 1]
-            indent = len(body) - len(body.lstrip(" "))
-        return Span(pos, style, indent)
+        if style in ("|", ">"):
+            # The block's indentation: that of its first line that is not blank.
+            for body in self.lines[mark.line + 1: node.end_mark.line + 1]:
+                if body.strip():
+                    indent = len(body) - len(body.lstrip(" "))
+                    break
+        return Span(pos, style, indent, self.text, mark.index, node.end_mark.index)
 
     def build(self, node: Node, key: Key) -> Any:
         self.count += 1
@@ -283,9 +393,20 @@ class _NodeReader:
 
     def scalar(self, node: ScalarNode) -> Any:
         text = node.value
+        self.chars += len(text)
+        if self.chars > MAX_CHARS:
+            raise VariantError.at(
+                self.span(node).pos, f"the document expands to more than {MAX_CHARS:,} characters of text",
+                "aliases (*name) repeat the text they refer to; write a shorter variant",
+            )
+        if id(node) not in self.checked:
+            self.checked.add(id(node))
+            self.check_text(node)
+        if node.tag == _TIMESTAMP and not node.style:
+            return text
         if node.tag not in _SCALAR_TAGS:
             self.check_tag(node, "tag:yaml.org,2002:str")
-        if node.style is not None or node.tag == "tag:yaml.org,2002:str":
+        if node.style or node.tag == "tag:yaml.org,2002:str":
             return text
         if text in _NULL:
             return None
@@ -294,7 +415,21 @@ class _NodeReader:
         if text in _FALSE:
             return False
         if _INT.match(text):
-            return int(text.replace("_", ""))
+            digits = text.lstrip("+-").replace("_", "")
+            if len(digits) > MAX_DIGITS:
+                raise VariantError.at(self.span(node).pos, f"a number of {len(digits):,} digits is too large",
+                                      f"numbers in a variant have at most {MAX_DIGITS} digits")
+            return int(digits) * (-1 if text.startswith("-") else 1)
         if _FLOAT.match(text):
             return float(text.replace("_", ""))
         return text
+
+    def check_text(self, node: ScalarNode) -> None:
+        """Refuse control characters, which an escape ("\\e", "\\0") puts in a quoted string."""
+        bad = _CONTROL.search(node.value)
+        if bad is None:
+            return
+        code = f"U+{ord(bad.group()):04X}"
+        raise VariantError.at(self.span(node).at_index(node.value, bad.start()),
+                              f"a control character ({code}) in text is not allowed",
+                              "variant text is printable; remove the escape or the invisible character")

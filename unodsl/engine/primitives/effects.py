@@ -18,7 +18,7 @@ effect = REGISTRY.effect
 @effect("who: player, count: int = 1")
 def draw(g: Game, who: int, count: int) -> None:
     """`who` draws `count` cards (COM-1: an empty draw pile is refilled)."""
-    g.draw(who, count)
+    g.draw(who, _count(count))
 
 
 @effect("who: player, test: fn")
@@ -31,7 +31,7 @@ def draw_until(g: Game, who: int, test: Pred) -> None:
 @effect("count: int = 1")
 def skip(g: Game, count: int) -> None:
     """The next `count` players in turn order lose their turn."""
-    g.skips += count
+    g.skips += _count(count)
 
 
 @effect()
@@ -68,7 +68,7 @@ def set_color(g: Game, color: str, by: int) -> None:
 def pending_draw(g: Game, count: int, answer: Pred) -> None:
     """Add `count` to a draw the next player must take on their turn, unless they
     answer with a legal card that passes `answer` (stacking); taking it ends the turn."""
-    g.penalty += count
+    g.penalty += _count(count)
     g.penalty_answer = answer
     if g.watching("penalty_added"):
         g.emit("penalty_added", {"player": g.current, "total": g.penalty})
@@ -107,7 +107,7 @@ def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
 @effect("source: zone, target: zone, count: int = 1, at: str = 'top'")
 def move(g: Game, source: list[Card], target: list[Card], count: int, at: str) -> None:
     """Move `count` cards from the top of `source` to the top (or `at: "bottom"`) of `target`."""
-    moved = [source.pop() for _ in range(min(count, len(source)))]
+    moved = [source.pop() for _ in range(min(_count(count), len(source)))]
     _put(g, moved, source, target, at)
 
 
@@ -148,6 +148,7 @@ def shuffle(g: Game, zone: list[Card]) -> None:
 def deal(g: Game, count: int) -> None:
     """Deal `count` cards to each player, one at a time, starting left of the dealer."""
     pile, n = g.draw_pile, g.n
+    count = _count(count)
     dealt = pile[:-count * n - 1:-1]  # the top count*n cards, top first
     del pile[len(pile) - len(dealt):]
     for i in range(n):  # card k goes to the (k mod n)-th player left of the dealer
@@ -245,3 +246,10 @@ def _cut_value(v: Any, card: Card) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise GameError(f"cut: the value of {card.label} is {v!r}, not a number")
     return v
+
+
+def _count(count: int) -> int:
+    """A count given to an effect; a negative one is the variant's mistake, not "from the end"."""
+    if count < 0:
+        raise GameError(f"an effect was given a count of {count}; counts are 0 or more")
+    return count
