@@ -357,16 +357,8 @@ class Game:
 
     def replay_command(self, agents: Sequence[str] = ()) -> str:
         """The `unodsl run` command that plays this game again (with these agents' names)."""
-        v = self.variant
-        parts = ["unodsl", "run", v.file, "--seed", str(self.seed), "-p", str(self.n)]
-        if agents:
-            parts += ["-a", ",".join(agents)]
-        if self.max_turns != MAX_TURNS:
-            parts += ["--max-turns", str(self.max_turns)]
-        for option in v.options:  # a switch on or off; a number option at its value
-            parts += ["-o", f"{option.name}={'on' if option.enabled else 'off'}" if option.type == "bool"
-                      else option.label]
-        return " ".join(parts)
+        return replay_command(self.variant.file, self.seed, self.n, agents, self.max_turns,
+                              [(o.name, o.value) for o in self.variant.options])
 
     def _blame(self, err: Exception) -> VariantRuntimeError:
         """`err` came from the match, a card's legal_if or the draw rule's allowed_if
@@ -433,11 +425,10 @@ class Game:
         if self._depth >= NESTING_GUARD:
             raise GameError(f"effects nested {NESTING_GUARD} deep in round {self.round} (a card that "
                             "applies cards that apply cards …); the variant never stops")
-        self._depth += 1
         self._work -= 1
         if self._work < 0:
-            self._depth -= 1
-            self._charge(0)
+            self._charge(0)  # renews a stale budget, or ends a runaway turn
+        self._depth += 1
         try:
             rest = self.perform(program, env)
         except BaseException:
@@ -967,6 +958,20 @@ def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
         subs[rule.event] = (*subs.get(rule.event, ()), rule)
     variant.cache["rules_by_event"] = subs
     return subs
+
+
+def replay_command(file: str, seed: int, players: int, agents: Sequence[str], max_turns: int,
+                   options: Iterable[tuple[str, Any]]) -> str:
+    """The `unodsl run` command that plays a game again: every option named, a switch
+    on or off and a number option at its value."""
+    parts = ["unodsl", "run", file, "--seed", str(seed), "-p", str(players)]
+    if agents:
+        parts += ["-a", ",".join(agents)]
+    if max_turns != MAX_TURNS:
+        parts += ["--max-turns", str(max_turns)]
+    for name, value in options:
+        parts += ["-o", f"{name}={('on' if value else 'off') if isinstance(value, bool) else value}"]
+    return " ".join(parts)
 
 
 def _explain(err: BaseException) -> str:

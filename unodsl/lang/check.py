@@ -490,15 +490,13 @@ class Checker:
                 raise CheckError(f"unknown colour {arg.value!r}", arg.at,
                                      did_you_mean(arg.value, self.ctx.colors)
                                      or f"colours: {', '.join(sorted(self.ctx.colors)) or 'none'}")
-            fixed = _literal_int(arg) if prim.kind != "query" and p.type == "int" and arg is not None else None
-            if fixed is not None and fixed < 0:
-                raise CheckError(f"{node.func}(): a count of {fixed} is negative", arg.at if arg else node.at,
+            if prim.kind == "query" or p.type != "int" or arg is None:
+                continue
+            count = static_int(arg, self.ctx.options)
+            if count is not None and count < 0:
+                raise CheckError(f"{node.func}(): a count of {count} is negative", arg.at,
                                  "counts in effects are 0 or more")
-            count = arg.value if isinstance(arg, ast.Literal) else (
-                self.ctx.options.get(option_read(arg) or "") if arg is not None else None)
-            if (prim.kind != "query" and p.type == "int" and isinstance(count, int)
-                    and not isinstance(count, bool) and count > MAX_COUNT):
-                assert arg is not None
+            if count is not None and count > MAX_COUNT:
                 what = str(count) if isinstance(arg, ast.Literal) else f"{show(arg)} = {count}, which"
                 raise CheckError(f"{node.func}(): {what} is more than {MAX_COUNT:,}", arg.at,
                                  f"counts in effects are limited to {MAX_COUNT:,}")
@@ -567,16 +565,19 @@ def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
     return t
 
 
-def _literal_int(node: ast.Node) -> int | None:
-    """The value of an integer expression made of literals only (`0 - 1`, `-2`), else None."""
-    if isinstance(node, ast.Literal):
-        return node.value if isinstance(node.value, int) and not isinstance(node.value, bool) else None
-    if isinstance(node, ast.Unary) and node.op == "-":
-        inner = _literal_int(node.operand)
-        return None if inner is None else -inner
-    if isinstance(node, ast.Binary) and node.op in ("+", "-", "*"):
-        left, right = _literal_int(node.left), _literal_int(node.right)
-        if left is None or right is None:
-            return None
-        return left + right if node.op == "+" else left - right if node.op == "-" else left * right
-    return None
+def static_int(node: ast.Node, options: Mapping[str, bool | int]) -> int | None:
+    """The whole number an expression surely gives before the game starts: a literal,
+    an option's value (`option.deal`), or `+ - *` of those; else None."""
+    match node:
+        case ast.Literal(value=int() as number) if not isinstance(number, bool):
+            return number
+        case ast.Unary(op="-", operand=x):
+            inner = static_int(x, options)
+            return None if inner is None else -inner
+        case ast.Binary(op="+" | "-" | "*" as op, left=a, right=b):
+            left, right = static_int(a, options), static_int(b, options)
+            if left is None or right is None:
+                return None
+            return left + right if op == "+" else left - right if op == "-" else left * right
+    value = options.get(option_read(node) or "")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine.game import Game
+from ..engine.game import Game, replay_command
 from ..errors import RunawayRound, UnoDslError, VariantRuntimeError
 from ..players.bots import AGENTS, make_agents
 from ..variant.load import load_variant
@@ -291,12 +291,8 @@ def _failure(setup: Setup, index: int, seed: int, seats: list[str], err: Excepti
         text = str(err)
     else:
         text = f"{type(err).__name__}: {err}"
-    parts = ["unodsl", "run", setup.variant, "--seed", str(seed), "-p", str(setup.players), "-a", ",".join(seats)]
-    if setup.max_turns != 5_000:
-        parts += ["--max-turns", str(setup.max_turns)]
-    for name, value in setup.options:  # a switch on or off; a number option at its value
-        parts += ["-o", f"{name}={('on' if value else 'off') if isinstance(value, bool) else value}"]
-    return Failure(index, seed, text, " ".join(parts))
+    replay = replay_command(setup.variant, seed, setup.players, seats, setup.max_turns, setup.options)
+    return Failure(index, seed, text, replay)
 
 
 def _enough_failures(setup: Setup, tally: Tally) -> bool:

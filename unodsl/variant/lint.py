@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import Diagnostic, Pos, did_you_mean
 from ..lang import ast
-from ..lang.check import TYPE_WORDS, option_read, show
+from ..lang.check import TYPE_WORDS, option_read, show, static_int
 from ..lang.parse import LangSyntaxError
 from ..lang.walk import calls, nodes
 from .expressions import Expressions, parse_once, too_deep
@@ -206,10 +206,8 @@ def _one_cut_value(cut: ast.Call, faces: tuple[Face, ...]) -> Any:
 
 
 def _int(node: ast.Node | None, options: Mapping[str, bool | int] | None = None) -> int | None:
-    """A whole number written in the expression, or the value of the option it reads."""
-    value = node.value if isinstance(node, ast.Literal) else (
-        (options or {}).get(option_read(node) or "") if node is not None else None)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    """The whole number an expression surely gives (see static_int)."""
+    return None if node is None else static_int(node, options or {})
 
 
 def _sure_deal(node: ast.Node, options: Mapping[str, bool | int]) -> tuple[int, int]:
