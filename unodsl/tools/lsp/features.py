@@ -8,11 +8,9 @@ the server turns the results into protocol messages (see server.py).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from ...lang.signature import CARD_ATTRS, PLAYER_ATTRS
 from ...lang.walk import nodes
 from ...variant.load import Analysis, analyse_text
 from ...variant.resolve import base_path
+from ...variant.schema import schema as variant_schema
 from ...variant.source import Key, Source, parse_source
 from ..reference import entry
 
@@ -239,7 +238,7 @@ def hover(doc: Document, line: int, char: int) -> tuple[str, Range] | None:
             return f"`.{name}`: {t}\n\n{d}", rng
         return None
     if name in REGISTRY.primitives:
-        return f"```\n{entry(name)}\n```", rng
+        return entry(name) or name, rng  # the reference entry is Markdown
     if name in doc.kinds() and _in_string(text, rng.start_char):
         return kind_text(doc, name), rng
     event = _rule_event(doc, key) if key[0] == "rules" else None
@@ -248,7 +247,7 @@ def hover(doc: Document, line: int, char: int) -> tuple[str, Range] | None:
         seen = "everyone" if f.seen_by == EVERYONE else " and ".join(f.seen_by)
         return f"`{name}`: {f.type} — field of event `{event}`\n\n{f.doc}\n\nseen by: {seen}", rng
     if name in REGISTRY.names:
-        return f"```\n{entry(name)}\n```", rng
+        return entry(name) or name, rng  # the reference entry is Markdown
     typ = name_type(doc, key, line, rng.start_char, name)
     if typ is not None:
         return f"`{name}`: {typ}", rng
@@ -380,15 +379,9 @@ def attribute_items(doc: Document, key: Key, obj: str, env: Mapping[str, str]) -
     return [Item(a, "property", ty, d) for table in tables for a, (ty, d) in table.items()]
 
 
-def _schema() -> dict[str, Any]:
-    text = resources.files("unodsl.variant").joinpath("schemas/variant.schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
 def key_items(doc: Document, line: int, before: str) -> list[Item]:
     """YAML keys the schema allows where a key is being typed (found from the indentation above)."""
-    schema = _schema()
+    schema = variant_schema()
     path = _parents(doc, line, len(before) - len(before.lstrip(" -")), before.lstrip().startswith("- "))
     node: Any = schema
     for step in path:
