@@ -54,3 +54,39 @@ class Decision(NamedTuple):
     def __str__(self) -> str:
         what = f" ({self.prompt})" if self.prompt else ""
         return f"player {self.player} chooses a {self.kind}{what}"
+
+
+# What an answer may be, by its exact type: a subclass or a look-alike is refused.
+_ANSWER_TYPES = frozenset({Play, _Word, str, int, Card})
+
+
+def is_answer(d: Decision, choice: Any) -> bool:
+    """True if `choice` is one of `d`'s options by what it is, not only by what it
+    says it equals: its exact type is an answer's (a Play, an action word, a colour,
+    a seat, a card, or true/false for a question), and then it equals an option."""
+    kind = type(choice)
+    if kind is bool or d.kind == "ask":
+        return kind is bool and d.kind == "ask"
+    return kind in _ANSWER_TYPES and choice in d.options
+
+
+def encode_answer(choice: Any) -> Any:
+    """An answer as plain data: a played or chosen card by its id, an action by its
+    word, a colour, seat or yes/no as itself. (Unambiguous within one decision.)"""
+    kind = type(choice)
+    if kind is Play:
+        return choice.card.id
+    if kind is Card:
+        return choice.id
+    if kind is _Word:
+        return choice.word
+    return choice
+
+
+def decode_answer(d: Decision, data: Any) -> Any:
+    """The option of `d` that `data` encodes (see encode_answer); `data` itself when
+    none does (apply then refuses it)."""
+    for option in d.options:
+        if type(encode_answer(option)) is type(data) and encode_answer(option) == data:
+            return option
+    return data

@@ -1,4 +1,9 @@
-"""Physical cards: one object per card, showing the face of the side in play."""
+"""Physical cards: one immutable object per card and side in play.
+
+A card shows the face of the side in play. Turning the deck over (FLIP-8) puts
+the other side's objects in every zone: the objects never change, so games and
+their clones share them, and a card's `id` names it whatever side it shows.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from typing import Any
 from ..lang.program import Fn, Program
 from ..variant.model import Face, Variant
 
-# What a face shows, in the order Card.show assigns it.
+# What a face shows, in the order Card.__init__ assigns it.
 FaceInfo = tuple[int, str, str | None, int | None, int, bool, str, str, Program, Fn | None]
 
 
@@ -26,7 +31,7 @@ def face_table(variant: Variant) -> dict[Face, FaceInfo]:
 
 
 class Card:
-    """A card in a game. Its visible fields follow the side in play (see show)."""
+    """A card in a game, showing face `side` of its `faces` (never changed once made)."""
 
     __slots__ = (
         "back",
@@ -40,14 +45,18 @@ class Card:
         "on_play",
         "points",
         "rank",
+        "side",
         "symbol",
         "wild",
     )
 
-    def __init__(self, id_: int, faces: tuple[Face, ...], table: dict[Face, Any]) -> None:
+    def __init__(self, id_: int, faces: tuple[Face, ...], side: int, table: dict[Face, Any]) -> None:
         self.id = id_
         self.faces = faces
-        self.show(0, table)
+        self.side = side
+        (self.face_id, self.kind, self.color, self.rank, self.points, self.wild, self.symbol,
+         self.label, self.on_play, self.legal_if) = table[faces[side]]
+        self.back = faces[1 - side] if len(faces) == 2 else None
 
     # mypy does not see dynamic slots; declare the visible fields.
     face_id: int
@@ -62,11 +71,11 @@ class Card:
     back: Face | None
     label: str
 
-    def show(self, side: int, table: dict[Face, Any]) -> None:
-        """Turn the card so that face `side` is up."""
-        (self.face_id, self.kind, self.color, self.rank, self.points, self.wild, self.symbol,
-         self.label, self.on_play, self.legal_if) = table[self.faces[side]]
-        self.back = self.faces[1 - side] if len(self.faces) == 2 else None
-
     def __repr__(self) -> str:
         return f"<{self.label} #{self.id}>"
+
+
+def make_deck(variant: Variant, pairing: list[tuple[Face, ...]]) -> tuple[list[Card], ...]:
+    """The cards of every side: `pairing[i]` holds the faces of card i, one per side."""
+    table = face_table(variant)
+    return tuple([Card(i, faces, s, table) for i, faces in enumerate(pairing)] for s in range(len(variant.sides)))

@@ -1,29 +1,38 @@
-"""The step-driven game: `decision` is the pending question, `apply` answers it.
+"""The game: a value that holds everything needed to go on, and the interpreter
+that runs it until a player must decide.
 
-The flow of rounds and turns is a generator that yields a Decision whenever a
-player must choose; effect programs run as steps inside it, and rule handlers
-queued by events run right after the step that emitted them.
+`decision` is the pending question and `apply` answers it. The state is plain
+data: zones of immutable cards, scores, flags, counters, the generator's state,
+and the continuation, a stack of frames (tuples naming a program and a step, a
+loop and its position, the turn that waits for its action …). Programs, steps
+and cards belong to the variant and are shared, never copied. So a game can be
+cloned at any decision (`clone`), pickled, and rebuilt from its seed and the
+answers given (`from_actions`).
+
+Most of a game runs as plain calls: a program's steps, a turn, a round. Only
+when a player must be asked does the running code stop, and each level it
+returns through adds the frame that goes on from where it stood (see `_pause`);
+`apply` then gives the answer to the top frame and runs the stack down.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from operator import attrgetter
-from types import GeneratorType
 from typing import Any, Protocol
 
 from ..errors import GameError, IllegalAction, Pos, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
-from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
-from ..variant.model import Rule, Variant
-from .actions import DRAW, KEEP, PASS, Decision, Play
-from .cards import Card, face_table
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Lambda, Program, Step
+from ..variant.model import Face, Rule, Variant
+from .actions import DRAW, KEEP, PASS, Decision, Play, decode_answer, encode_answer, is_answer
+from .cards import Card, make_deck
 from .view import OpponentView, PlayerView, outward
 
-Flow = Generator[Decision, Any, Any]
 Listener = Callable[["Game", str, dict[str, Any]], None]
+Frame = tuple[Any, ...]
 
 
 class Chooser(Protocol):
@@ -32,12 +41,40 @@ class Chooser(Protocol):
     def choose(self, game: Game, decision: Decision) -> Any: ...
 
 
-_ASK = object()  # "ask through the flow": no agent is attached, or it failed
+class _Paused:
+    """What an effect returns when the program it started must wait for a player."""
+
+    def __repr__(self) -> str:
+        return "PAUSED"
+
+
+PAUSED = _Paused()
+_ASK = object()  # "the player must be asked": no agent is attached, or it failed
 
 MAX_TURNS = 5_000  # a round's turns before it is a runaway (the default)
 WHILE_GUARD = 10_000  # iterations of one while or repeat loop
 NESTING_GUARD = 100  # effect programs running inside one another (apply within apply …)
 WORK_BUDGET = 1_000_000  # loop iterations × steps, and programs run, in one turn (nested loops included)
+
+# The frames of the continuation. Each is a tuple: its kind, then its data.
+# Waiting frames are on top of the stack while a decision is pending, and take the answer.
+_PROGRAM = 0  # (_PROGRAM, program, pc, env, leave): run from step pc; leave=1 ends a nesting level
+_FOR = 1  # (_FOR, step, items, k, env): the for loop's iterations from item k
+_WHILE = 2  # (_WHILE, step, env, left): at most `left` more iterations
+_REPEAT = 3  # (_REPEAT, step, env, left)
+_DRAIN = 4  # (_DRAIN,): the rules queued by events
+_CHOOSE = 5  # (_CHOOSE, var, decision, env): put a program's decision (its rules have run)
+_ROUNDS = 6  # (_ROUNDS,): the next round, and those after it, until someone wins
+_SETUP_END = 7  # (_SETUP_END,): a set-up has run: the first player
+_TURNS = 8  # (_TURNS,): the turns of the round in play, then its scoring
+_TURN_ASK = 9  # (_TURN_ASK, p): put p's turn (the rules before it have run)
+_AFTER_DRAW = 10  # (_AFTER_DRAW, p, drawn): offer the card p drew for the turn
+_TURN_END = 11  # (_TURN_END, p): p's turn is over: turn_end, then whose turn is next
+_MOVE_ON = 12  # (_MOVE_ON,): whose turn is next
+_BIND = 13  # waiting: (_BIND, var, env, decision): a program's variable takes the answer
+_TURN = 14  # waiting: (_TURN, p, decision): p's action for the turn
+_DRAWN = 15  # waiting: (_DRAWN, p, card, decision): play the card drawn, or keep it
+WAITING = (_BIND, _TURN, _DRAWN)
 
 
 class Game:
@@ -53,21 +90,23 @@ class Game:
         self.variant = variant
         self.n = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_shared = False  # shared with a clone: copied before its next use
         self._stacked = stacked
         self.max_turns = max_turns
         self.max_rounds = max_rounds
         self._depth = 0
         self._work = WORK_BUDGET  # what is left of the budget of the turn in _work_turn
         self._work_turn = (0, 0)  # (round, turn): the budget is renewed lazily, off the hot loop
-        self.cards, self._plays = self._make_cards()
+        self._pairing = self._pair_faces()
+        self._decks, self._all_plays = _decks(variant, self._pairing)
+        self.side = 0
         self.draw_pile: list[Card] = []
         self.discard_pile: list[Card] = []
         self.aside: list[Card] = []
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.flags: list[set[str]] = [set() for _ in range(players)]
         self.scores = [0] * players
-        self.side = 0
         self.direction = 1
         self.current = 0
         self.dealer = 0
@@ -76,7 +115,7 @@ class Game:
         self.current_color: str | None = None
         self.previous_top: Card | None = None
         self.penalty = 0
-        self.penalty_answer: Callable[[Card], Any] | None = None
+        self.penalty_answer: Lambda | None = None
         self.skips = 0
         self.again = False
         self.next_override: int | None = None
@@ -86,8 +125,8 @@ class Game:
         self.round_turns: list[int] = []
         self.events: list[tuple[str, dict[str, Any]]] | None = [] if record else None
         self.listeners: list[Listener] = list(listeners)
-        subs = variant.cache.get("rules_by_event")
-        self._subs: dict[str, tuple[Rule, ...]] = _rules_by_event(variant) if subs is None else subs
+        self.replayable = True  # the seed and the answers tell the game (not after arrange or resample)
+        self._derive()
         # Events are only built when someone listens: rules, listeners (all events, or
         # just `listen_to`), or a recorded log.
         self._watch: set[str] | _All = set(self._subs)
@@ -99,6 +138,23 @@ class Game:
         self._tell_rules = listen_to is not None and "rule_fired" in listen_to
         self._rewatch()
         self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
+        self._agents: Sequence[Chooser] | None = None  # attached by autoplay
+        self._agent_error: Exception | None = None
+        self._stop_after: int | None = None  # autoplay detaches after this many rounds
+        self._answers: list[Any] = []  # every answer given to a decision with a choice in it
+        self._stack: list[Frame] = [(_ROUNDS,)]  # the continuation; its top is the last frame
+        self._paused: list[Frame] = []  # the frames of a pause, innermost first (see _pause)
+        self.decision: Decision | None = None
+        self._go(None)
+
+    def _derive(self) -> None:
+        """The fields that follow from the variant and the side in play (remade, not
+        pickled): the cards shown, the rules by event, the match and its memo."""
+        variant = self.variant
+        self.cards = self._decks[self.side]
+        self._plays = self._all_plays[self.side]
+        subs = variant.cache.get("rules_by_event")
+        self._subs: dict[str, tuple[Rule, ...]] = _rules_by_event(variant) if subs is None else subs
         self._legal_env: dict[str, Any] = {}
         self._match = variant.turn.match
         # A pure match depends on faces and the colour only: memoised for the variant.
@@ -109,26 +165,63 @@ class Game:
         self._last_faces: frozenset[int] = frozenset()
         self._must_play = variant.turn.must_play_if_able
         self._draw_rule = variant.turn.draw
-        self._agents: Sequence[Chooser] | None = None  # attached by autoplay
-        self._agent_error: Exception | None = None
-        self._stop_after: int | None = None  # autoplay detaches after this many rounds
-        self._flow = self._game()
-        self.decision: Decision | None = None
-        self._step(None)
+
+    @classmethod
+    def _restore(cls, variant: Variant, pairing: list[tuple[Face, ...]], check: tuple[str, int],
+                 payload: bytes) -> Game:
+        """Unpickle a game (see engine/snapshot.py)."""
+        from .snapshot import load_state
+        game = cls.__new__(cls)
+        game.variant = variant
+        game._decks, game._all_plays = _decks(variant, pairing)
+        game.__dict__.update(load_state(game, check, payload))
+        game._derive()
+        return game
 
     # -- the public contract ---------------------------------------------
     @property
     def over(self) -> bool:
         return self.winner is not None
 
+    @property
+    def rng(self) -> random.Random:
+        """The game's own generator (deals, shuffles, cuts); a clone copies it on first use."""
+        if self._rng_shared:
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = rng, False
+        return self._rng
+
+    @property
+    def actions(self) -> list[Any]:
+        """The answers given so far, encoded as plain data (ints, strings, booleans):
+        with the variant, the players and the seed, they make the game again."""
+        return [encode_answer(a) for a in self._answers]
+
+    @classmethod
+    def from_actions(cls, variant: Variant, players: int, seed: int, actions: Iterable[Any],
+                     **options: Any) -> Game:
+        """The game `variant` with `players` and `seed` after the answers `actions` (as
+        given by `game.actions`). An answer that does not fit is an IllegalAction."""
+        game = cls(variant, players, seed, **options)
+        for k, action in enumerate(actions):
+            d = game.decision
+            if d is None:
+                raise IllegalAction(f"answer {k + 1} ({action!r}) comes after the game has ended")
+            game.apply(decode_answer(d, action))
+        return game
+
     def apply(self, choice: Any) -> None:
-        """Answer the pending decision; an illegal choice changes nothing."""
+        """Answer the pending decision; an illegal choice changes nothing. An answer is
+        checked by what it is (a Play of a card offered, a colour offered, a seat
+        offered, true or false …), never by what it says it equals."""
         d = self.decision
         if d is None:
             raise IllegalAction("the game is over; there is nothing to choose")
-        if choice not in d.options or (d.kind == "ask" and type(choice) is not bool):
+        if not is_answer(d, choice):
             raise _illegal(d, choice)
-        self._step(choice)
+        self._answers.append(choice)
+        self._go(choice)
 
     def autoplay(self, agents: Sequence[Chooser], rounds: int | None = None) -> None:
         """Let `agents` (one per seat) answer every decision until the game ends, or
@@ -154,9 +247,71 @@ class Game:
             self._agents = None
             self._stop_after = None
 
+    def clone(self) -> Game:
+        """An independent copy: given the same answers, it plays on exactly as this game
+        would. The variant and the cards are shared; listeners are not copied (a clone
+        records events only if this game does)."""
+        new = Game.__new__(Game)
+        state = self.__dict__.copy()
+        new.__dict__ = state
+        zones: dict[int, list[Card]] = {}
+        for name in ("draw_pile", "discard_pile", "aside"):
+            old = state[name]
+            state[name] = zones[id(old)] = old[:]
+        hands = state["hands"] = [h[:] for h in self.hands]
+        for old, copy in zip(self.hands, hands, strict=True):
+            zones[id(old)] = copy
+        state["flags"] = [set(f) for f in self.flags]
+        state["scores"] = self.scores[:]
+        state["round_turns"] = self.round_turns[:]
+        state["_answers"] = self._answers[:]
+        state["listeners"] = []
+        state["_legal_env"] = {}
+        state["_agents"] = state["_stop_after"] = state["_agent_error"] = None
+        if self.events is not None:
+            state["events"] = self.events[:]
+        self._rng_shared = new._rng_shared = True
+        envs: dict[int, dict[str, Any]] = {}
+        if self._queue:
+            state["_queue"] = deque((body, _copy_env(env, envs, zones)) for body, env in self._queue)
+        else:
+            state["_queue"] = deque()
+        state["_stack"] = [_copy_frame(f, envs, zones) for f in self._stack]
+        state["_paused"] = []
+        if self.listeners or self._tell_rules:
+            new._watch = _ALL if self.events is not None else set(self._subs)
+            new._tell_rules = False
+            new._rewatch()
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        from .snapshot import dump_state  # the pickling format, kept out of the hot module
+        check, payload = dump_state(self)
+        return (Game._restore, (self.variant, self._pairing, check, payload))
+
+    def observation(self, player: int) -> PlayerView:
+        """What `player` sees now: their hand, the public piles, the others' hand sizes
+        and outward faces, the colour, side, scores (the same as view)."""
+        return self.view(player)
+
+    def information_state(self, player: int) -> tuple[Any, ...]:
+        """Everything `player` has seen so far, as hashable data: each event as they saw
+        it (its fields they may see) and what they see now. Two histories that they
+        cannot tell apart give equal information states."""
+        from .information import information_state
+        return information_state(self, player)
+
+    def resample(self, player: int, rng: random.Random) -> Game:
+        """A clone in which every card `player` cannot see has been dealt again at random
+        among the places they cannot see, with the same sizes and the same outward faces;
+        the clone's generator is reseeded from `rng` (its future shuffles are unknown too)."""
+        from .information import resample
+        clone: Game = resample(self, player, rng)
+        return clone
+
     def _now(self, d: Decision) -> Any:
         """The answer to `d` without waiting: its only option (taken without asking),
-        or an attached agent's; _ASK if the flow must yield it."""
+        or an attached agent's; _ASK if the player must be asked."""
         options = d.options
         if len(options) == 1:
             return options[0]
@@ -164,7 +319,7 @@ class Game:
 
     def _answer(self, d: Decision) -> Any:
         """The attached agent's answer to `d`; _ASK if it failed or chose illegally
-        (it is then detached, and the flow yields `d` for autoplay to report)."""
+        (it is then detached, and the decision left pending for autoplay to report)."""
         agents = self._agents
         assert agents is not None
         self.decision = d
@@ -172,9 +327,9 @@ class Game:
             choice = agents[d.player].choose(self, d)
         except Exception as err:  # the agent's own error, reported by autoplay
             self._agent_error = err
-            choice = _ASK
         else:
-            if choice in d.options and (d.kind != "ask" or type(choice) is bool):
+            if is_answer(d, choice):
+                self._answers.append(choice)
                 return choice
             self._agent_error = _illegal(d, choice)
         self._agents = None
@@ -199,6 +354,14 @@ class Game:
         self._hooked = "turn_start" in watch or "turn_end" in watch or "choice" in watch
         self._loud_play = "card_played" in watch or "hand_changed" in watch
         self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
+
+    def call(self, fn: Lambda | Callable[[Any], Any], value: Any) -> Any:
+        """Apply a lambda given to an effect (or a Python callable) to `value`."""
+        if type(fn) is not Lambda:
+            return fn(value)  # type: ignore[operator]
+        env = dict(fn.env)
+        env[fn.param] = value
+        return fn.body(self, env)
 
     def playable(self, card: Card, by: int) -> bool:
         """True if `by` could legally play `card` now."""
@@ -235,7 +398,7 @@ class Game:
         if faces is None:
             env: dict[str, Any] = {"player": self.current}
             matching = set()
-            for card in {c.face_id: c for c in self.cards}.values():
+            for card in {c.face_id: c for d in self._decks for c in d}.values():
                 env["card"] = card
                 if self._match(self, env):
                     matching.add(card.face_id)
@@ -256,7 +419,8 @@ class Game:
             draw_pile_back=outward(self.draw_pile[-1]) if self.draw_pile else None,
             current_color=self.current_color, side=self.variant.sides[self.side].name,
             direction=self.direction, current=self.current, dealer=self.dealer, penalty=self.penalty,
-            scores=tuple(self.scores))
+            scores=tuple(self.scores), aside=tuple(c.label for c in self.aside),
+            flags=frozenset(self.flags[player]))
 
     def zones(self) -> dict[str, list[Card]]:
         """Every zone by name: the piles, the aside area and each hand."""
@@ -293,10 +457,13 @@ class Game:
         self.penalty, self.penalty_answer, self.round_winner, self.emptied = 0, None, None, None
         self.skips, self.again, self.next_override = 0, False, None
         self._queue.clear()
+        self._depth = 0
+        self.replayable = False
         if self.events is not None:
             self.events.clear()  # the recorded log starts at the arranged position
-        self._flow = self._game(resumed=True)
-        self._step(None)
+        self._went_out()  # an arranged position may hold an empty hand
+        self._stack = [(_ROUNDS,), (_TURNS,)]
+        self._go(None)
 
     def _by_labels(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, list[Card]]:
         """Pick physical cards by label for each zone; the rest go to "draw" (under)."""
@@ -317,17 +484,25 @@ class Game:
         out["draw"] = rest + out.get("draw", [])[::-1]
         return out
 
-    # -- driving the flow ---------------------------------------------------
-    #
-    # An effect program runs as plain calls for as long as nothing has to wait
-    # for a player: `perform` returns None when it finished, or a generator that
-    # finishes it (the caller yields from it). Most programs never wait, so most
-    # of a game makes no generators at all.
-    def _step(self, choice: Any) -> None:
+    # -- running the stack --------------------------------------------------
+    def _go(self, answer: Any) -> None:
+        """Give `answer` to the waiting frame on top (None: nothing waits, at the
+        start), then run the frames below until a player must be asked."""
+        stack = self._stack
+        self.decision = None
         try:
-            self.decision = self._flow.send(choice)
-        except StopIteration:
-            self.decision = None
+            paused = False
+            if stack and stack[-1][0] in WAITING:
+                frame = stack.pop()
+                paused = _HANDLERS[frame[0]](self, frame, answer)
+            while not paused and stack:
+                frame = stack.pop()
+                paused = _HANDLERS[frame[0]](self, frame)
+            if paused:
+                frames = self._paused
+                frames.reverse()  # innermost first → the top of the stack
+                stack += frames
+                frames.clear()
         except RecursionError:
             self._runaway_nesting()
         except _ListenerFailed as failed:
@@ -340,6 +515,29 @@ class Game:
         except Exception as err:  # a fault outside any program or known condition
             self.decision = None
             raise self._fault(err, None) from err
+
+    def _pause(self, program: Program, pc: int, env: dict[str, Any], leave: int) -> bool:
+        """The step before `pc` waits: once it is done, the rules it queued run, then
+        the program goes on from `pc`. (Each level a pause returns through adds the
+        frames that go on from where it stood, innermost first.)"""
+        self._paused += ((_DRAIN,), (_PROGRAM, program, pc, env, leave))
+        return True
+
+    def _ask(self, d: Decision, waiting: Frame) -> Any:
+        """The answer to `d` now (its only option, or the attached agent's), told to
+        watchers; or _ASK: `d` is pending and `waiting` will take its answer."""
+        answer = self._now(d)
+        if answer is _ASK:
+            self.decision = d
+            self._paused.append(waiting)
+            return _ASK
+        if "choice" in self._watch:
+            self._chosen(d, answer)
+        return answer
+
+    def _chosen(self, d: Decision, answer: Any) -> None:
+        if "choice" in self._watch:
+            self.emit("choice", {"player": d.player, "kind": d.kind, "value": answer, "prompt": d.prompt})
 
     def _fault(self, err: BaseException, where: Any) -> VariantRuntimeError:
         """`err`, raised by the variant's expression at `where` ((file position, text),
@@ -413,15 +611,11 @@ class Game:
     def watching(self, name: str) -> bool:
         return name in self._watch
 
-    def run(self, program: Program, env: dict[str, Any]) -> Flow:
-        """Run an effect program to its end, as a generator (see _nested)."""
-        rest = self._nested(program, env)
-        if rest is not None:
-            yield from rest
-
-    def _nested(self, program: Program, env: dict[str, Any]) -> Flow | None:
-        """perform, counted as one more level of nesting until it finishes, so that
-        cards applying cards, or rules triggering rules, stop at NESTING_GUARD."""
+    # -- effect programs ------------------------------------------------------
+    def run(self, program: Program, env: dict[str, Any]) -> bool:
+        """Run `program` as one more level of nesting (a rule's body, a card applied):
+        cards applying cards, or rules triggering rules, stop at NESTING_GUARD.
+        True if it paused (see perform)."""
         if self._depth >= NESTING_GUARD:
             raise GameError(f"effects nested {NESTING_GUARD} deep in round {self.round} (a card that "
                             "applies cards that apply cards …); the variant never stops")
@@ -430,24 +624,15 @@ class Game:
             self._charge(0)  # renews a stale budget, or ends a runaway turn
         self._depth += 1
         try:
-            rest = self.perform(program, env)
+            return self.perform(program, env, 0, 1)
         except BaseException:
             self._depth -= 1
             raise
-        if rest is None:
-            self._depth -= 1
-            return None
-        return self._leaving(rest)
 
-    def _leaving(self, rest: Flow) -> Flow:
-        try:
-            yield from rest
-        finally:
-            self._depth -= 1
-
-    def perform(self, program: Program, env: dict[str, Any], start: int = 0) -> Flow | None:
-        """Run `program` from step `start` until it ends (None) or must wait for a
-        player (the generator that finishes it). Rules queued by a step run after it."""
+    def perform(self, program: Program, env: dict[str, Any], start: int = 0, leave: int = 0) -> bool:
+        """Run `program` from step `start` to its end (False), or until a player must
+        be asked (True: the frames that finish it are in the pause). Rules queued by
+        a step run after it. `leave`: finishing ends a level of nesting (see run)."""
         i = start - 1
         step: Any = None
         try:  # free unless something fails: then the failing step is known
@@ -455,222 +640,187 @@ class Game:
                 i += 1  # this step's index (cheaper than range and indexing)
                 op = step[0]
                 if op == DO:
-                    result = step[1](self, env)
-                    if type(result) is GeneratorType:  # an effect that runs a program (play, apply)
-                        return self._resume(result, program, env, i + 1)
+                    if step[1](self, env) is PAUSED:  # an effect that runs a program (play, apply)
+                        return self._pause(program, i + 1, env, leave)
                 elif op == LET:
                     env[step[1]] = step[2](self, env)
                 elif op == CHOOSE:
                     asked = step[2](self, env)
                     if type(asked) is Decision:
-                        # decide() drains the queue and tells watchers of the choice first
-                        quiet = not self._queue and "choice" not in self._watch
-                        answer = self._now(asked) if quiet else _ASK
-                        if answer is _ASK:
-                            return self._resume(self._choose(step[1], asked, env), program, env, i + 1)
-                        asked = answer
+                        if self._queue and self._drain():  # the rules queued so far run first
+                            self._paused.append((_CHOOSE, step[1], asked, env))
+                            return self._pause(program, i + 1, env, leave)
+                        asked = self._ask(asked, (_BIND, step[1], env, asked))
+                        if asked is _ASK:
+                            return self._pause(program, i + 1, env, leave)
                     env[step[1]] = asked
                 elif op == IF:
                     body = step[2] if step[1](self, env) else step[3]
-                    if body:
-                        rest = self.perform(body, env)
-                        if rest is not None:
-                            return self._resume(rest, program, env, i + 1)
-                else:
-                    rest = self._loop(step, env)
-                    if rest is not None:
-                        return self._resume(rest, program, env, i + 1)
-                if self._queue:
-                    rest = self._drain_now()
-                    if rest is not None:
-                        return self._resume(rest, program, env, i + 1)
+                    if body and self.perform(body, env):
+                        return self._pause(program, i + 1, env, leave)
+                elif self._loop(step, env):
+                    return self._pause(program, i + 1, env, leave)
+                if self._queue and self._drain():
+                    return self._pause(program, i + 1, env, leave)
         except (VariantRuntimeError, RecursionError):
             raise
         except Exception as err:
             raise self._fault(err, step[-1] if step else None) from err
-        return None
+        if leave:
+            self._depth -= 1
+        return False
 
-    def _loop(self, step: tuple[Any, ...], env: dict[str, Any]) -> Flow | None:
-        """A FOR, WHILE or REPEAT step: its iterations run plainly until one must
-        wait; the generator returned then finishes that one and the rest."""
+    def _loop(self, step: Step, env: dict[str, Any]) -> bool:
+        """A FOR, WHILE or REPEAT step, charged to the turn's work budget; True if an
+        iteration paused (its loop frame is then in the pause)."""
         op = step[0]
         if op == FOR:
-            var, body = step[1], step[3]
-            items = list(step[2](self, env))
-            self._charge(len(items) * (len(body) or 1))
-            for k, item in enumerate(items):
-                env[var] = item
-                rest = self.perform(body, env)
-                if rest is not None:
-                    return self._then(rest, self._for(var, items[k + 1:], body, env))
-            return None
+            items = tuple(step[2](self, env))
+            self._charge(len(items) * (len(step[3]) or 1))
+            return self._for(step, items, 0, env)
         if op == WHILE:
-            cond, body = step[1], step[2]
-            work = len(body) or 1
-            for k in range(WHILE_GUARD):
-                if not cond(self, env):
-                    return None
-                self._charge(work)
-                rest = self.perform(body, env)
-                if rest is not None:
-                    return self._then(rest, self._while(cond, body, env, WHILE_GUARD - k - 1))
-            raise self._endless_while()
+            return self._while(step, env, WHILE_GUARD)
         times = step[1](self, env)  # REPEAT
         if times > WHILE_GUARD:
             raise RuntimeFault(f"repeat {times:,} times: more than the {WHILE_GUARD:,} a loop may run")
         self._charge(max(times, 0) * (len(step[2]) or 1))
-        for k in range(times):
-            rest = self.perform(step[2], env)
-            if rest is not None:
-                return self._then(rest, self._repeat(step[2], env, times - k - 1))
-        return None
+        return self._repeat(step, env, times)
 
-    def _resume(self, rest: Flow, program: Program, env: dict[str, Any], start: int) -> Flow:
-        """Finish a step that had to wait, run the rules it queued, then the program
-        from step `start` (plainly again, until the next wait)."""
-        yield from rest
-        if self._queue:
-            yield from self._drain()
-        more = self.perform(program, env, start)
-        if more is not None:
-            yield from more
+    def _for(self, step: Step, items: tuple[Any, ...], k: int, env: dict[str, Any]) -> bool:
+        var, body = step[1], step[3]
+        for j in range(k, len(items)):
+            env[var] = items[j]
+            if self.perform(body, env):
+                self._paused.append((_FOR, step, items, j + 1, env))
+                return True
+        return False
 
-    @staticmethod
-    def _then(first: Flow, second: Flow) -> Flow:
-        yield from first
-        yield from second
-
-    def _choose(self, var: str, asked: Decision, env: dict[str, Any]) -> Flow:
-        env[var] = yield from self.decide(asked)
-
-    def _for(self, var: str, items: list[Any], body: Program, env: dict[str, Any]) -> Flow:
-        for item in items:
-            env[var] = item
-            yield from self.run(body, env)
-
-    def _while(self, cond: Fn, body: Program, env: dict[str, Any], budget: int = WHILE_GUARD) -> Flow:
-        for _ in range(budget):
+    def _while(self, step: Step, env: dict[str, Any], left: int) -> bool:
+        cond, body = step[1], step[2]
+        work = len(body) or 1
+        for k in range(left):
             if not cond(self, env):
-                return
-            self._charge(len(body) or 1)
-            yield from self.run(body, env)
-        raise self._endless_while()
+                return False
+            self._charge(work)
+            if self.perform(body, env):
+                self._paused.append((_WHILE, step, env, left - k - 1))
+                return True
+        raise RuntimeFault(f"a while loop ran {WHILE_GUARD:,} times; its condition never became false")
 
-    def _repeat(self, body: Program, env: dict[str, Any], times: int) -> Flow:
-        for _ in range(times):
-            yield from self.run(body, env)
+    def _repeat(self, step: Step, env: dict[str, Any], left: int) -> bool:
+        for k in range(left):
+            if self.perform(step[2], env):
+                self._paused.append((_REPEAT, step, env, left - k - 1))
+                return True
+        return False
 
-    @staticmethod
-    def _endless_while() -> RuntimeFault:
-        return RuntimeFault(f"a while loop ran {WHILE_GUARD:,} times; its condition never became false")
-
-    def _drain_now(self) -> Flow | None:
-        """Run the queued rules plainly; if one must wait, the generator that
-        finishes it and the rest of the queue."""
+    def _drain(self) -> bool:
+        """Run the queued rules, each as a level of nesting; True if one paused."""
         queue = self._queue
         while queue:
             body, env = queue.popleft()
-            rest = self._nested(body, env)
-            if rest is not None:
-                return self._then(rest, self._drain())
-        return None
-
-    def _drain(self) -> Flow:
-        queue = self._queue
-        while queue:
-            body, env = queue.popleft()
-            yield from self.run(body, env)
-
-    def decide(self, decision: Decision) -> Flow:
-        """Ask a player (a single legal option is taken without asking)."""
-        if self._queue:
-            yield from self._drain()
-        choice = self._now(decision)
-        if choice is _ASK:
-            choice = yield decision
-        if "choice" in self._watch:
-            self.emit("choice", {"player": decision.player, "kind": decision.kind,
-                                 "value": choice, "prompt": decision.prompt})
-        return choice
+            if self.run(body, env):
+                self._paused.append((_DRAIN,))
+                return True
+        return False
 
     # -- the game -------------------------------------------------------------
-    def _make_cards(self) -> tuple[list[Card], list[Play]]:
-        """The physical cards. One-sided cards never change, so a variant's are shared."""
-        variant = self.variant
-        shared = variant.cache.get("cards")
-        if shared is not None:
-            return shared  # type: ignore[no-any-return]
-        table = face_table(variant)
-        columns = [list(side.faces) for side in variant.sides]
-        if variant.pairing == "shuffled":
+    def _pair_faces(self) -> list[tuple[Face, ...]]:
+        """The faces of each physical card, one per side: in order, or (pairing:
+        shuffled) the faces of the other sides shuffled once per game, even when stacked."""
+        columns = [list(side.faces) for side in self.variant.sides]
+        if self.variant.pairing == "shuffled":
             for column in columns[1:]:
-                self.rng.shuffle(column)  # the pairing is fixed per game, even when stacked
-        cards = [Card(i, tuple(col[i] for col in columns), table) for i in range(len(columns[0]))]
-        made = (cards, [Play(c) for c in cards])
-        if len(columns) == 1:
-            variant.cache["cards"] = made
-        return made
+                self._rng.shuffle(column)
+        return list(zip(*columns, strict=True))
 
-    def _game(self, resumed: bool = False) -> Flow:
-        """Rounds until someone wins; `resumed` continues a round set up by arrange.
-        (The answer to a decision is sent through every generator between here and
-        apply(), so a turn runs inline here, and its common paths make no generators.)"""
+    def _rounds(self) -> bool:
+        """Rounds until someone wins: set up, then its turns (the _ROUNDS frame)."""
         while self.winner is None:
-            if not resumed:
-                self.round += 1
-                if self.round > self.max_rounds:
-                    raise GameError(f"{self.max_rounds:,} rounds and no one reached the target score "
-                                    f"of {self.variant.scoring.target:,}; the variant never ends")
-                rest = self._setup_round()
-                if rest is not None:
-                    yield from rest
-                if not self._went_out():  # a hand may be empty after set-up (a first card's effect)
-                    self._advance()
+            self.round += 1
+            if self.round > self.max_rounds:
+                raise GameError(f"{self.max_rounds:,} rounds and no one reached the target score "
+                                f"of {self.variant.scoring.target:,}; the variant never ends")
+            if self._setup_round():
+                self._paused += ((_SETUP_END,), (_TURNS,), (_ROUNDS,))
+                return True
+            self._setup_end()
+            if self._turns():
+                self._paused.append((_ROUNDS,))
+                return True
+        return False
+
+    def _turns(self) -> bool:
+        """The turns of the round in play until it ends, then its scoring (the
+        _TURNS frame). A turn runs inline here, and its common paths make nothing
+        but the Decision they ask."""
+        while self.round_winner is None:
+            # -- one player's turn: play a card, draw, or pass; then check for a winner
+            if self.turns >= self.max_turns:
+                raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
+                                   "winner (raise max_turns, or check the variant's rules)")
+            p = self.current
+            self.turns += 1
+            if self._hooked and "turn_start" in self._watch:
+                self.emit("turn_start", {"player": p})
+            if self._queue and self._drain():
+                self._paused += ((_TURN_ASK, p), (_TURN_END, p), (_TURNS,))
+                return True
+            if self._hooked:
+                d = _decision((p, "turn", self._turn_options(p), "", None))
+                action = self._ask(d, (_TURN, p, d))
             else:
-                self._went_out()  # an arranged position may hold an empty hand
-            resumed = False
-            while self.round_winner is None:
-                # -- one player's turn: play a card, draw, or pass; then check for a winner
-                if self.turns >= self.max_turns:
-                    raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
-                                       "winner (raise max_turns, or check the variant's rules)")
-                p = self.current
-                self.turns += 1
-                if self._hooked:
-                    action = yield from self._hooked_decision(p)
+                options = self._turn_options(p)
+                if len(options) == 1:
+                    action = options[0]
                 else:
-                    if self._queue:
-                        yield from self._drain()
-                    options = self._turn_options(p)
-                    if len(options) == 1:
-                        action = options[0]
-                    else:
-                        d = _decision((p, "turn", options, "", None))
-                        action = self._answer(d) if self._agents is not None else _ASK
-                        if action is _ASK:
-                            action = yield d
-                if action is DRAW:
-                    rest = self._draw_turn(p)
-                elif action is PASS:
-                    rest = None
-                else:
-                    rest = self._play_now(p, action.card, True)
-                if rest is not None:
-                    yield from rest
-                if self._hooked and "turn_end" in self._watch:
-                    self.emit("turn_end", {"player": p})
-                    if self._queue:
-                        yield from self._drain()
-                if self.emptied is not None and self._went_out():
-                    pass  # a hand was emptied during the turn (by a play, an effect, a rule …)
-                elif self.skips or self.again or self.next_override is not None:
-                    self._advance()
-                else:  # the common case of _advance
-                    self.current = (self.current + self.direction) % self.n
-            self.round_turns.append(self.turns)
-            self._score()
-            if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
-                self._agents = None  # autoplay's rounds are done: the next decision waits
+                    d = _decision((p, "turn", options, "", None))
+                    action = self._answer(d) if self._agents is not None else _ASK
+                    if action is _ASK:
+                        self.decision = d
+                        self._paused.append((_TURN, p, d))
+            if action is _ASK or self._act(p, action):
+                self._paused += ((_TURN_END, p), (_TURNS,))
+                return True
+            if self._hooked and self._turn_end(p):
+                self._paused.append((_TURNS,))
+                return True
+            if self.emptied is not None and self._went_out():
+                pass  # a hand was emptied during the turn (by a play, an effect, a rule …)
+            elif self.skips or self.again or self.next_override is not None:
+                self._advance()
+            else:  # the common case of _advance
+                self.current = (self.current + self.direction) % self.n
+        self.round_turns.append(self.turns)
+        self._score()
+        if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
+            self._agents = None  # autoplay's rounds are done: the next decision waits
+        return False
+
+    def _act(self, p: int, action: Any) -> bool:
+        """Do the action chosen for p's turn; True if it paused."""
+        if action is DRAW:
+            return self._draw_turn(p)
+        if action is PASS:
+            return False
+        return self.play(p, action.card, True)
+
+    def _turn_end(self, p: int, move_on: bool = False) -> bool:
+        """Tell turn_end and run its rules; True if one paused. `move_on`: then
+        find whose turn is next (the hot loop does that inline)."""
+        if "turn_end" in self._watch:
+            self.emit("turn_end", {"player": p})
+            if self._queue and self._drain():
+                self._paused.append((_MOVE_ON,))
+                return True
+        if move_on:
+            self._move_on()
+        return False
+
+    def _move_on(self) -> None:
+        if self.emptied is not None and self._went_out():
+            return
+        self._advance()
 
     def _went_out(self) -> bool:
         """End the round if a hand is empty, once the step that emptied it is over
@@ -690,14 +840,6 @@ class Game:
         hand calls this): an empty hand ends the round after the current step."""
         if self.emptied is None and not self.hands[p]:
             self.emptied = p
-
-    def _hooked_decision(self, p: int) -> Flow:
-        """The start of a turn while someone watches turn_start, turn_end or choice."""
-        if "turn_start" in self._watch:
-            self.emit("turn_start", {"player": p})
-        if self._queue:
-            yield from self._drain()
-        return (yield from self.decide(_decision((p, "turn", self._turn_options(p), "", None))))
 
     def _reset_round(self) -> None:
         if self.side != 0:
@@ -721,7 +863,8 @@ class Game:
         self.emptied = None
         self.turns = 0
 
-    def _setup_round(self) -> Flow | None:
+    def _setup_round(self) -> bool:
+        """A new round's deal and first card; True if the set-up paused."""
         self._reset_round()
         v = self.variant
         pick = v.first_dealer if self.round == 1 else v.next_dealer
@@ -733,10 +876,14 @@ class Game:
         self.current = self.dealer
         if "round_start" in self._watch:
             self.emit("round_start", {"player": self.dealer, "round": self.round})
-        rest = self.perform(v.setup, {"player": self.dealer})
-        if rest is not None:
-            return self._then(rest, self._drain())
-        return self._drain() if self._queue else None
+        if self.perform(v.setup, {"player": self.dealer}):
+            self._paused.append((_DRAIN,))
+            return True
+        return bool(self._queue) and self._drain()
+
+    def _setup_end(self) -> None:
+        if not self._went_out():  # a hand may be empty after set-up (a first card's effect)
+            self._advance()
 
     def _advance(self) -> None:
         if self.next_override is not None:
@@ -791,7 +938,8 @@ class Game:
                     options.append(DRAW)
                 return tuple(options) if options else (PASS,)
             answer, playable = self.penalty_answer, self.playable
-            options = [plays[c.id] for c in hand if answer is not None and answer(c) and playable(c, p)]
+            options = [plays[c.id] for c in hand
+                       if answer is not None and self.call(answer, c) and playable(c, p)]
             options.append(DRAW)
             return tuple(options)
         except (VariantRuntimeError, RecursionError):
@@ -799,14 +947,15 @@ class Game:
         except Exception as err:
             raise self._blame(err) from err
 
-    def _draw_turn(self, p: int) -> Flow | None:
-        """Draw for the turn (or take the pending penalty); a drawn card may then be played."""
+    def _draw_turn(self, p: int) -> bool:
+        """Draw for the turn (or take the pending penalty); a drawn card may then be
+        played. True if it paused."""
         if self.penalty:
             count, self.penalty, self.penalty_answer = self.penalty, 0, None
             self.draw(p, count)
             if "penalty_taken" in self._watch:
                 self.emit("penalty_taken", {"player": p, "count": count})
-            return None
+            return False
         rule = self._draw_rule
         if rule.until_playable:
             drawn: list[Card] = []
@@ -819,37 +968,38 @@ class Game:
                     break
         else:
             drawn = self.draw(p, rule.count)
-        if self._queue or rule.then == "may_play":
-            return self._after_draw(p, drawn)
-        if drawn and rule.then == "must_play" and self.playable(drawn[-1], p):
-            return self._play_now(p, drawn[-1], True)
-        return None
-
-    def _after_draw(self, p: int, drawn: list[Card]) -> Flow:
-        """The rules the draw queued, then the drawn card: offered, played or kept."""
         if self._queue:
-            yield from self._drain()
-        rule = self.variant.turn.draw
+            if self._drain():  # the rules the draw queued; then the drawn card
+                self._paused.append((_AFTER_DRAW, p, tuple(drawn)))
+                return True
+            return self._offer_drawn(p, drawn)
+        if rule.then == "may_play":
+            return self._offer_drawn(p, drawn)
+        if drawn and rule.then == "must_play" and self.playable(drawn[-1], p):
+            return self.play(p, drawn[-1], True)
+        return False
+
+    def _offer_drawn(self, p: int, drawn: Sequence[Card]) -> bool:
+        """The card drawn for the turn: offered, played or kept. True if it paused."""
+        rule = self._draw_rule
         if not drawn or rule.then == "keep":
-            return
+            return False
         card = drawn[-1]
         if card not in self.hands[p] or not self.playable(card, p):
-            return
-        offer = _decision((p, "drawn", (self._plays[card.id], KEEP), "", None))
-        if rule.then == "may_play" and (yield from self.decide(offer)) is KEEP:
-            return
-        yield from self.play(p, card)
+            return False
+        if rule.then == "may_play":
+            offer = _decision((p, "drawn", (self._plays[card.id], KEEP), "", None))
+            answer = self._ask(offer, (_DRAWN, p, card, offer))
+            if answer is _ASK:
+                return True
+            if answer is KEEP:
+                return False
+        return self.play(p, card, True)
 
-    def play(self, p: int, card: Card, effect: bool = True) -> Flow:
-        """`p` plays `card` from hand onto the discard pile; its effect runs."""
-        rest = self._play_now(p, card, effect)
-        if rest is not None:
-            yield from rest
-
-    def _play_now(self, p: int, card: Card, effect: bool) -> Flow | None:
-        """`p` plays `card`: put down, the rules that queued, then its on_play (None
-        if all of it ran without waiting; otherwise the generator that finishes it).
-        Not counted as nesting: each play takes a card from a hand, so plays end."""
+    def play(self, p: int, card: Card, effect: bool = True) -> bool:
+        """`p` plays `card`: put down, the rules that queued, then its on_play; True
+        if a player must be asked before it is all done. Not counted as nesting:
+        each play takes a card from a hand, so plays end."""
         hand = self.hands[p]
         hand.remove(card)
         if not hand and self.emptied is None:  # took_from_hand, inline: this is the hot path
@@ -864,13 +1014,12 @@ class Game:
                 self.emit("card_played", {"player": p, "card": card})
             if "hand_changed" in self._watch:
                 self.emit("hand_changed", {"player": p, "size": len(hand)})
-        rest = self._drain_now() if self._queue else None
-        if not (effect and card.on_play):
-            return rest
-        env = {"player": p, "card": card}
-        if rest is not None:
-            return self._then(rest, self.run(card.on_play, env))
-        return self.perform(card.on_play, env)
+        on_play = card.on_play if effect else ()
+        if self._queue and self._drain():
+            if on_play:
+                self._paused.append((_PROGRAM, on_play, 0, {"player": p, "card": card}, 0))
+            return True
+        return bool(on_play) and self.perform(on_play, {"player": p, "card": card})
 
     def draw(self, p: int, count: int) -> list[Card]:
         """`p` draws up to `count` cards; an empty pile is refilled (COM-1)."""
@@ -917,14 +1066,18 @@ class Game:
                 zone[i], zone[j] = zone[j], zone[i]
 
     def turn_over(self, side: int) -> None:
-        """Show face `side` of every card; piles turn over as a whole (FLIP-8)."""
+        """Show face `side` of every card: the other side's cards take their places;
+        piles turn over as a whole (FLIP-8)."""
         self.side = side
-        table = face_table(self.variant)
-        for card in self.cards:
-            card.show(side, table)
+        cards = self.cards = self._decks[side]
+        self._plays = self._all_plays[side]
+        for zone in (self.draw_pile, self.discard_pile, self.aside, *self.hands):
+            zone[:] = [cards[c.id] for c in zone]
         self.draw_pile.reverse()
         self.discard_pile.reverse()
         self.aside.reverse()
+        if self.previous_top is not None:
+            self.previous_top = cards[self.previous_top.id]
 
     def _score(self) -> None:
         w = self.round_winner
@@ -947,8 +1100,114 @@ class Game:
             if "game_end" in self._watch:
                 self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
 
+    # -- what each frame does when it comes to the top ----------------------------
+    def _f_program(self, f: Frame) -> bool:
+        return self.perform(f[1], f[3], f[2], f[4])
+
+    def _f_for(self, f: Frame) -> bool:
+        return self._for(f[1], f[2], f[3], f[4])
+
+    def _f_while(self, f: Frame) -> bool:
+        return self._while(f[1], f[2], f[3])
+
+    def _f_repeat(self, f: Frame) -> bool:
+        return self._repeat(f[1], f[2], f[3])
+
+    def _f_drain(self, f: Frame) -> bool:
+        return bool(self._queue) and self._drain()
+
+    def _f_choose(self, f: Frame) -> bool:
+        _, var, asked, env = f
+        answer = self._ask(asked, (_BIND, var, env, asked))
+        if answer is _ASK:
+            return True
+        env[var] = answer
+        return False
+
+    def _f_rounds(self, f: Frame) -> bool:
+        return self._rounds()
+
+    def _f_setup_end(self, f: Frame) -> bool:
+        self._setup_end()
+        return False
+
+    def _f_turns(self, f: Frame) -> bool:
+        return self._turns()
+
+    def _f_turn_ask(self, f: Frame) -> bool:
+        p = f[1]
+        d = _decision((p, "turn", self._turn_options(p), "", None))
+        action = self._ask(d, (_TURN, p, d))
+        return action is _ASK or self._act(p, action)
+
+    def _f_after_draw(self, f: Frame) -> bool:
+        return self._offer_drawn(f[1], f[2])
+
+    def _f_turn_end(self, f: Frame) -> bool:
+        return self._turn_end(f[1], move_on=True)
+
+    def _f_move_on(self, f: Frame) -> bool:
+        self._move_on()
+        return False
+
+    def _w_bind(self, f: Frame, answer: Any) -> bool:
+        _, var, env, d = f
+        self._chosen(d, answer)
+        env[var] = answer
+        return False
+
+    def _w_turn(self, f: Frame, answer: Any) -> bool:
+        self._chosen(f[2], answer)
+        return self._act(f[1], answer)
+
+    def _w_drawn(self, f: Frame, answer: Any) -> bool:
+        self._chosen(f[3], answer)
+        return answer is not KEEP and self.play(f[1], f[2], True)
+
+
+# The handler of each frame kind, by its number.
+_HANDLERS: tuple[Callable[..., bool], ...] = (
+    Game._f_program, Game._f_for, Game._f_while, Game._f_repeat, Game._f_drain, Game._f_choose,
+    Game._f_rounds, Game._f_setup_end, Game._f_turns, Game._f_turn_ask, Game._f_after_draw,
+    Game._f_turn_end, Game._f_move_on, Game._w_bind, Game._w_turn, Game._w_drawn,
+)
 
 _points = attrgetter("points")
+Decks = tuple[tuple[list[Card], ...], tuple[list[Play], ...]]
+
+
+def _decks(variant: Variant, pairing: list[tuple[Face, ...]]) -> Decks:
+    """The cards of each side, and a Play for each. The cards never change, so a game
+    and its clones share them, and a one-sided deck is made once for the variant."""
+    one_sided = len(pairing[0]) == 1
+    decks: Decks | None = variant.cache.get("deck") if one_sided else None
+    if decks is None:
+        cards = make_deck(variant, pairing)
+        decks = (cards, tuple([Play(c) for c in side] for side in cards))
+        if one_sided:
+            variant.cache["deck"] = decks
+    return decks
+
+
+def _copy_env(env: dict[str, Any], envs: dict[int, dict[str, Any]], zones: dict[int, list[Card]]
+              ) -> dict[str, Any]:
+    """A program's variables for a clone: each env copied once (frames share them),
+    a zone held in a variable becomes the clone's zone, other lists are copied."""
+    copy = envs.get(id(env))
+    if copy is None:
+        copy = envs[id(env)] = {}
+        for name, value in env.items():
+            if type(value) is list:
+                value = zones.get(id(value)) or value[:]
+            copy[name] = value
+    return copy
+
+
+def _copy_frame(frame: Frame, envs: dict[int, dict[str, Any]], zones: dict[int, list[Card]]) -> Frame:
+    """A frame for a clone: the same, with its variables copied (see _copy_env)."""
+    if len(frame) > 1 and any(type(x) is dict for x in frame):
+        return tuple(_copy_env(x, envs, zones) if type(x) is dict else x for x in frame)
+    return frame
 
 
 def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
@@ -994,7 +1253,11 @@ def _explain(err: BaseException) -> str:
 
 def _illegal(d: Decision, choice: Any) -> IllegalAction:
     legal = ", ".join(str(o) for o in d.options[:12])
-    return IllegalAction(f"{choice} is not a legal choice for player {d.player} ({d.kind}); legal: {legal}")
+    try:
+        shown = f"{choice}"
+    except Exception:  # an object that cannot even say what it is
+        shown = f"a {type(choice).__name__}"
+    return IllegalAction(f"{shown[:80]} is not a legal choice for player {d.player} ({d.kind}); legal: {legal}")
 
 
 # A Decision from a 5-tuple, without the keyword-handling __new__ (a hot path).
@@ -1014,6 +1277,9 @@ class _All:
 
     def __contains__(self, item: object) -> bool:
         return True
+
+    def __reduce__(self) -> str:
+        return "_ALL"
 
 
 _ALL = _All()

@@ -37,6 +37,8 @@ class PlayerView:
     dealer: int
     penalty: int
     scores: tuple[int, ...]
+    aside: tuple[str, ...] = ()  # the set-aside cards, face up, bottom to top
+    flags: frozenset[str] = frozenset()  # the player's own flags
 
     @property
     def top(self) -> str | None:

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import RuntimeFault
 from . import ast
 from .check import Context, option_read, show
-from .program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program, Step
+from .program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Lambda, Program, Step
 from .signature import CARD_ATTRS
 from .walk import start
 
@@ -238,6 +238,11 @@ class Compiler:
             return call
         return make
 
+    def stored_lambda(self, param: str, node: ast.Node) -> Fn:
+        """`x -> body` given to an effect: a Lambda, data that the game may keep."""
+        body = self.expr(node, None)
+        return lambda g, e: Lambda(param, body, dict(e))
+
     def call(self, node: ast.Call, pre: list[Step] | None) -> Fn:
         prim = self.ctx.registry.primitives[node.func]
         given = {p.name: a for p, a in zip(prim.params, node.args, strict=False)}
@@ -245,7 +250,9 @@ class Compiler:
         args: list[Fn] = []
         for p in prim.params:
             arg = given.get(p.name)
-            if arg is not None:
+            if arg is not None and p.type == "fn" and prim.kind == "effect" and isinstance(arg, ast.Lambda):
+                args.append(self.stored_lambda(arg.param, arg.body))
+            elif arg is not None:
                 args.append(self.expr(arg, pre))
             else:
                 assert p.default is not None

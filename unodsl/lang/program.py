@@ -12,15 +12,28 @@ opcode:
     (FOR, var, items_fn, body)     body once per item
     (WHILE, test, body)            body while test holds
     (REPEAT, count_fn, body)       body count times
+
+A lambda given to a query is a Python callable of one value. One given to an
+effect is a `Lambda`, plain data, since an effect may keep it in the game's state
+(a stackable draw keeps the test of the cards that answer it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 
 DO, LET, CHOOSE, IF, FOR, WHILE, REPEAT = range(7)
 Step = tuple[Any, ...]
 Program = tuple[Step, ...]
+
+
+class Lambda(NamedTuple):
+    """`param -> body` as data: the body's closure (the variant's) and a copy of the
+    variables it was written among. `Game.call` applies it to a value."""
+
+    param: str
+    body: Fn
+    env: dict[str, Any]

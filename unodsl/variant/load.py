@@ -10,6 +10,7 @@ gives a Variant or raises; `analyse_text` is validate_file for an editor's buffe
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -130,3 +131,27 @@ def _ordered(diags: Iterable[Diagnostic], file: str) -> list[Diagnostic]:
     """Each diagnostic once, the asked-for file first, then by position."""
     unique = list(dict.fromkeys(diags))
     return sorted(unique, key=lambda d: (d.pos.file != file, d.pos.file, d.pos.line, d.pos.col))
+
+
+# -- pickling: a variant is saved as its file and options, and loaded again ----------
+VariantRef = tuple[str, tuple[tuple[str, bool | int | str], ...]]
+_LIVE: dict[VariantRef, Variant] = {}  # the variants pickled or unpickled in this process
+
+
+def variant_from_ref(file: str, options: tuple[tuple[str, bool | int | str], ...]) -> Variant:
+    """The variant a pickle names: the one in memory, or loaded from its file."""
+    variant = _LIVE.get((file, options))
+    if variant is None:
+        variant = _LIVE[(file, options)] = load_variant(file, dict(options))
+    return variant
+
+
+def _reduce_variant(variant: Variant) -> tuple[Callable[..., Variant], VariantRef]:
+    path = Path(variant.file)
+    file = str(path.resolve()) if path.is_file() else variant.file
+    ref = (file, tuple((o.name, o.value) for o in variant.options))
+    _LIVE.setdefault(ref, variant)
+    return variant_from_ref, ref
+
+
+copyreg.pickle(Variant, _reduce_variant)

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import GameError, RuntimeFault
+from ...lang.program import Lambda
 from ..cards import Card
-from ..game import Game
-from .registry import REGISTRY, Pred
+from ..game import PAUSED, Game
+from .registry import REGISTRY
 
 effect = REGISTRY.effect
 
@@ -22,9 +23,9 @@ def draw(g: Game, who: int, count: int) -> None:
 
 
 @effect("who: player, test: fn")
-def draw_until(g: Game, who: int, test: Pred) -> None:
+def draw_until(g: Game, who: int, test: Lambda) -> None:
     """`who` draws one card at a time until a drawn card passes `test`, or none are left."""
-    while g.draw(who, 1) and not test(g.hands[who][-1]):
+    while g.draw(who, 1) and not g.call(test, g.hands[who][-1]):
         pass
 
 
@@ -65,7 +66,7 @@ def set_color(g: Game, color: str, by: int) -> None:
 
 
 @effect("count: int, answer: fn")
-def pending_draw(g: Game, count: int, answer: Pred) -> None:
+def pending_draw(g: Game, count: int, answer: Lambda) -> None:
     """Add `count` to a draw the next player must take on their turn, unless they
     answer with a legal card that passes `answer` (stacking); taking it ends the turn."""
     g.penalty += _count(count)
@@ -92,6 +93,7 @@ def swap_hands(g: Game, a: int, b: int) -> None:
 @effect("giver: player, receiver: player, card: card")
 def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
     """`giver` hands `card` from their hand to `receiver`."""
+    card = None if card is None else g.cards[card.id]  # as it shows now, even if read before a flip
     if card is None or card not in g.hands[giver]:
         return
     g.hands[giver].remove(card)
@@ -187,8 +189,9 @@ def flip(g: Game) -> None:
 @effect("card: card, by: player = player, effect: bool = true")
 def play(g: Game, card: Card | None, by: int, effect: bool) -> Any:
     """`by` plays `card` from hand; with `effect: false` its action does not apply."""
+    card = None if card is None else g.cards[card.id]  # as it shows now, even if read before a flip
     if card is not None and card in g.hands[by]:
-        return g.play(by, card, effect)
+        return PAUSED if g.play(by, card, effect) else None
     return None
 
 
@@ -196,7 +199,7 @@ def play(g: Game, card: Card | None, by: int, effect: bool) -> Any:
 def apply(g: Game, card: Card | None, by: int) -> Any:
     """Run `card`'s on_play as if `by` had just played it."""
     if card is not None and card.on_play:
-        return g.run(card.on_play, {"player": by, "card": card})
+        return PAUSED if g.run(card.on_play, {"player": by, "card": card}) else None
     return None
 
 
@@ -215,7 +218,7 @@ def unflag(g: Game, who: int, flag: str) -> None:
 
 
 @effect("value: fn", returns="player")
-def cut(g: Game, value: Pred) -> int:
+def cut(g: Game, value: Lambda) -> int:
     """Each player cuts a card from the shuffled draw pile; the highest `value` wins
     (ties cut again; after 100 tied cuts the first tied seat wins). The cards go
     back and the pile is shuffled. Gives the winner."""
@@ -227,7 +230,7 @@ def cut(g: Game, value: Pred) -> int:
             break
         g.shuffle(g.draw_pile)
         cut_cards = {p: g.draw_pile[-1 - i] for i, p in enumerate(contenders)}
-        values = {p: _cut_value(value(c), c) for p, c in cut_cards.items()}
+        values = {p: _cut_value(g.call(value, c), c) for p, c in cut_cards.items()}
         for p, c in cut_cards.items():
             if g.watching("cut"):
                 g.emit("cut", {"player": p, "card": c})
