@@ -56,18 +56,20 @@ class Decision(NamedTuple):
         return f"player {self.player} chooses a {self.kind}{what}"
 
 
-# What an answer may be, by its exact type: a subclass or a look-alike is refused.
-_ANSWER_TYPES = frozenset({Play, _Word, str, int, Card})
+# What an answer may be, by the kind of decision: its exact type (a subclass or a
+# look-alike is refused), before it is compared with the options.
+ANSWER_TYPES: dict[str, frozenset[type]] = {
+    "turn": frozenset({Play, _Word}), "drawn": frozenset({Play, _Word}), "color": frozenset({str}),
+    "player": frozenset({int}), "card": frozenset({Card}), "ask": frozenset({bool}),
+}
 
 
 def is_answer(d: Decision, choice: Any) -> bool:
     """True if `choice` is one of `d`'s options by what it is, not only by what it
-    says it equals: its exact type is an answer's (a Play, an action word, a colour,
-    a seat, a card, or true/false for a question), and then it equals an option."""
-    kind = type(choice)
-    if kind is bool or d.kind == "ask":
-        return kind is bool and d.kind == "ask"
-    return kind in _ANSWER_TYPES and choice in d.options
+    says it equals: its exact type is an answer's for this kind of decision (a Play
+    or an action word, a colour, a seat, a card, true or false), and then it equals
+    an option (compared by the option's own type)."""
+    return type(choice) in ANSWER_TYPES[d.kind] and choice in d.options
 
 
 def encode_answer(choice: Any) -> Any:

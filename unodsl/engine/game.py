@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from ..errors import GameError, IllegalAction, Pos, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Lambda, Program, Step
 from ..variant.model import Face, Rule, Variant
-from .actions import DRAW, KEEP, PASS, Decision, Play, decode_answer, encode_answer, is_answer
+from .actions import ANSWER_TYPES, DRAW, KEEP, PASS, Decision, Play, decode_answer, encode_answer, is_answer
 from .cards import Card, make_deck
 from .view import OpponentView, PlayerView, outward
 
@@ -98,8 +98,10 @@ class Game:
         self._depth = 0
         self._work = WORK_BUDGET  # what is left of the budget of the turn in _work_turn
         self._work_turn = (0, 0)  # (round, turn): the budget is renewed lazily, off the hot loop
-        self._pairing = self._pair_faces()
-        self._decks, self._all_plays = _decks(variant, self._pairing)
+        deck: Deck | None = variant.cache.get("deck")  # (pairing, cards by side, plays by side), when fixed
+        if deck is None:
+            deck = self._make_deck()
+        self._pairing, self._decks, self._all_plays = deck
         self.side = 0
         self.draw_pile: list[Card] = []
         self.discard_pile: list[Card] = []
@@ -317,9 +319,10 @@ class Game:
             return options[0]
         return self._answer(d) if self._agents is not None else _ASK
 
-    def _answer(self, d: Decision) -> Any:
-        """The attached agent's answer to `d`; _ASK if it failed or chose illegally
-        (it is then detached, and the decision left pending for autoplay to report)."""
+    def _answer(self, d: Decision, types: frozenset[type] | None = None) -> Any:
+        """The attached agent's answer to `d` (whose answers have one of `types`, by
+        default those of its kind); _ASK if it failed or chose illegally (it is then
+        detached, and the decision left pending for autoplay to report)."""
         agents = self._agents
         assert agents is not None
         self.decision = d
@@ -328,7 +331,7 @@ class Game:
         except Exception as err:  # the agent's own error, reported by autoplay
             self._agent_error = err
         else:
-            if is_answer(d, choice):
+            if type(choice) in (types or ANSWER_TYPES[d.kind]) and choice in d.options:  # is_answer, inline
                 self._answers.append(choice)
                 return choice
             self._agent_error = _illegal(d, choice)
@@ -503,6 +506,8 @@ class Game:
                 frames.reverse()  # innermost first → the top of the stack
                 stack += frames
                 frames.clear()
+            else:
+                self.decision = None  # the game is over (an agent may have seen the last decision)
         except RecursionError:
             self._runaway_nesting()
         except _ListenerFailed as failed:
@@ -725,14 +730,22 @@ class Game:
         return False
 
     # -- the game -------------------------------------------------------------
-    def _pair_faces(self) -> list[tuple[Face, ...]]:
-        """The faces of each physical card, one per side: in order, or (pairing:
-        shuffled) the faces of the other sides shuffled once per game, even when stacked."""
-        columns = [list(side.faces) for side in self.variant.sides]
-        if self.variant.pairing == "shuffled":
+    def _make_deck(self) -> Deck:
+        """The faces of each physical card, one per side, and the cards of each side
+        with a Play for each. Cards never change, so a game and its clones share them,
+        and a deck paired in order is made once for the variant; a shuffled pairing
+        (the faces of the other sides shuffled) is drawn once per game, even when stacked."""
+        variant = self.variant
+        columns = [list(side.faces) for side in variant.sides]
+        shuffled = variant.pairing == "shuffled" and len(columns) > 1
+        if shuffled:
             for column in columns[1:]:
                 self._rng.shuffle(column)
-        return list(zip(*columns, strict=True))
+        pairing = list(zip(*columns, strict=True))
+        deck = (pairing, *_decks(variant, pairing))
+        if not shuffled:
+            variant.cache["deck"] = deck
+        return deck
 
     def _rounds(self) -> bool:
         """Rounds until someone wins: set up, then its turns (the _ROUNDS frame)."""
@@ -761,25 +774,36 @@ class Game:
                                    "winner (raise max_turns, or check the variant's rules)")
             p = self.current
             self.turns += 1
-            if self._hooked and "turn_start" in self._watch:
-                self.emit("turn_start", {"player": p})
-            if self._queue and self._drain():
-                self._paused += ((_TURN_ASK, p), (_TURN_END, p), (_TURNS,))
-                return True
             if self._hooked:
+                if "turn_start" in self._watch:
+                    self.emit("turn_start", {"player": p})
+                if self._queue and self._drain():
+                    self._paused += ((_TURN_ASK, p), (_TURN_END, p), (_TURNS,))
+                    return True
                 d = _decision((p, "turn", self._turn_options(p), "", None))
                 action = self._ask(d, (_TURN, p, d))
             else:
+                if self._queue and self._drain():
+                    self._paused += ((_TURN_ASK, p), (_TURN_END, p), (_TURNS,))
+                    return True
                 options = self._turn_options(p)
                 if len(options) == 1:
                     action = options[0]
                 else:
                     d = _decision((p, "turn", options, "", None))
-                    action = self._answer(d) if self._agents is not None else _ASK
+                    action = self._answer(d, _TURN_TYPES) if self._agents is not None else _ASK
                     if action is _ASK:
                         self.decision = d
                         self._paused.append((_TURN, p, d))
-            if action is _ASK or self._act(p, action):
+            if action is DRAW:  # _act, inline
+                paused = self._draw_turn(p)
+            elif action is PASS:
+                paused = False
+            elif action is _ASK:
+                paused = True
+            else:
+                paused = self.play(p, action.card, True)
+            if paused:
                 self._paused += ((_TURN_END, p), (_TURNS,))
                 return True
             if self._hooked and self._turn_end(p):
@@ -1173,20 +1197,15 @@ _HANDLERS: tuple[Callable[..., bool], ...] = (
 )
 
 _points = attrgetter("points")
+_TURN_TYPES = ANSWER_TYPES["turn"]
 Decks = tuple[tuple[list[Card], ...], tuple[list[Play], ...]]
+Deck = tuple[list[tuple[Face, ...]], tuple[list[Card], ...], tuple[list[Play], ...]]
 
 
 def _decks(variant: Variant, pairing: list[tuple[Face, ...]]) -> Decks:
-    """The cards of each side, and a Play for each. The cards never change, so a game
-    and its clones share them, and a one-sided deck is made once for the variant."""
-    one_sided = len(pairing[0]) == 1
-    decks: Decks | None = variant.cache.get("deck") if one_sided else None
-    if decks is None:
-        cards = make_deck(variant, pairing)
-        decks = (cards, tuple([Play(c) for c in side] for side in cards))
-        if one_sided:
-            variant.cache["deck"] = decks
-    return decks
+    """The cards of each side for `pairing`, and a Play for each."""
+    cards = make_deck(variant, pairing)
+    return cards, tuple([Play(c) for c in side] for side in cards)
 
 
 def _copy_env(env: dict[str, Any], envs: dict[int, dict[str, Any]], zones: dict[int, list[Card]]

@@ -20,18 +20,18 @@ class Agent(Protocol):
 
 
 class RandomAgent:
-    """Uniform over the legal options. It draws from `rng` (a seed or a generator),
-    or by default from the game's own seeded generator: nothing to seed, and the
-    same game for the same seed all the same."""
+    """Uniform over the legal options, from its own generator (`rng`: a seed or a
+    generator), never the game's: a game's deals and shuffles do not depend on
+    who sits at the table."""
 
     name = "random"
 
     def __init__(self, rng: random.Random | int | None = None) -> None:
-        self.rng = random.Random(rng) if isinstance(rng, int) else rng
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng or 0)
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
-        return options[int((self.rng or game.rng).random() * len(options))]
+        return options[int(self.rng.random() * len(options))]
 
 
 class GreedyAgent:
@@ -62,15 +62,20 @@ class GreedyAgent:
         return True if True in options else options[0]
 
 
-AGENTS: dict[str, Callable[[random.Random | None], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, Callable[[random.Random], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
-def make_agents(names: list[str], players: int, seed: int | None = None) -> list[Agent]:
-    """One agent per seat, cycling through `names`. By default the bots draw from
-    the game's generator; with `seed`, the table shares one of its own, seeded
-    from it. Either way the first deal is made before any bot is asked."""
-    rng = None if seed is None else random.Random(seed * 1_000 + 1)
+def make_agents(names: list[str], players: int, seed: int = 0) -> list[Agent]:
+    """One agent per seat, cycling through `names`. The table's agents share one
+    generator of their own, seeded from `seed`: the game's generator is the game's
+    alone, so its deals and shuffles do not depend on who sits at the table."""
+    rng = agents_rng(seed)
     return [AGENTS[names[i % len(names)]](rng) for i in range(players)]
+
+
+def agents_rng(seed: int) -> random.Random:
+    """The generator of a table's agents for the agents' `seed`."""
+    return random.Random(seed * 1_000 + 1)
 
 
 def play_game(game: Game, agents: list[Agent]) -> Game:

@@ -18,7 +18,7 @@ from ..engine.events import EVENTS
 from ..variant.model import Variant
 
 # 2: events written as they happen, bots drawing from the game's generator, an end line.
-LOG_VERSION = 2
+LOG_VERSION = 3  # 3: bots draw from their own generator, not the game's
 
 
 def plain(value: Any) -> Any:

@@ -5,10 +5,10 @@ its `choice` events hold every answer given. `replay` builds the same Game,
 answers each decision with the logged choice and compares every event it emits
 with the logged line, stopping at the first difference.
 
-Besides the choices, the bots of the log's header are asked too (and their
-answer dropped), because a random bot draws from the game's own generator, and
-later shuffles depend on it. The log's end line says whether the game was over
-and how many events there are, so a log cut short is told from an unfinished game.
+The choices are all a replay needs: the game's generator is its own (bots draw
+from theirs), so the deals and shuffles follow from the seed. The log's end line
+says whether the game was over and how many events there are, so a log cut
+short is told from an unfinished game.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from ..engine.actions import Decision, Play
 from ..engine.cards import Card
 from ..engine.game import MAX_TURNS, Game, Listener
 from ..errors import Pos, UnoDslError, VariantError
-from ..players.bots import AGENTS, Agent
 from ..variant.load import load_variant
 from ..variant.model import Variant
 from .log import LOG_VERSION, event_line, plain
@@ -154,7 +153,7 @@ def _header(line: str, where: str) -> dict[str, Any]:
     if not isinstance(header, dict) or "unodsl_log" not in header:
         raise LogError(f'{where}line 1 is not a unodsl log header (it starts with {{"unodsl_log": 1, …}})')
     if header["unodsl_log"] != LOG_VERSION:
-        older = " (written by an older unodsl, whose bots drew other random numbers)" \
+        older = " (written by an older unodsl, whose bots drew from the game's generator)" \
             if isinstance(header["unodsl_log"], int) and header["unodsl_log"] < LOG_VERSION else ""
         raise LogError(f"{where}log format {header['unodsl_log']!r} is not one this unodsl reads "
                        f"({LOG_VERSION}){older}")
@@ -289,14 +288,7 @@ class _Checker:
             raise _Stop()
 
 
-def _bots(log: Log) -> list[Agent | None]:
-    """The logged seats' bots (a seat of any other kind, a person, draws no random numbers)."""
-    names = log.agents
-    return [AGENTS[names[p]](None) if p < len(names) and names[p] in AGENTS else None
-            for p in range(log.players)]
-
-
-def _answer(game: Game, log: Log, bots: Sequence[Agent | None]) -> Any:
+def _answer(game: Game, log: Log) -> Any:
     """The live option the log chose for the pending decision (the next logged event)."""
     d = game.decision
     assert d is not None
@@ -311,9 +303,6 @@ def _answer(game: Game, log: Log, bots: Sequence[Agent | None]) -> Any:
         raise _Stop(problem=f"event {number} ({where(game, log.names())}): the logged choice "
                             f"{_compact(entry.get('value'))} of {log.names()[d.player]} ({d.kind}) is not "
                             f"among the live options: {describe_options(d.options)}") from None
-    bot = bots[d.player]
-    if bot is not None:
-        bot.choose(game, d)  # a random bot draws from the game's generator: draw the same numbers
     return option
 
 
@@ -324,9 +313,8 @@ def asked(d: Decision, names: Sequence[str]) -> str:
 
 def _play(game: Game, log: Log) -> None:
     """Answer every decision with the logged choice, until the game or the log ends."""
-    bots = _bots(log)
     while game.decision is not None and len(game.events or ()) < len(log.events):
-        game.apply(_answer(game, log, bots))
+        game.apply(_answer(game, log))
 
 
 def replay(source: Log | str | Path | Iterable[str], variant: str | Path | None = None,

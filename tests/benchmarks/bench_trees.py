@@ -1,0 +1,98 @@
+"""Two unodsl trees side by side in one process: the speed of an engine change.
+
+    python tests/benchmarks/bench_trees.py BASE_TREE [NEW_TREE] [--seconds 20]
+
+Each tree's `unodsl` package is imported under its own name, and the two run in
+alternating slices (so noise hits both alike): the RLCard mirror at 2 and 4
+players (games/s, one round per game, random agents) and Classic with its UNO
+rules at 4 players (turns/s, greedy against random). NEW_TREE defaults to this
+checkout. Prints each figure and NEW/BASE.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+HERE = Path(__file__).resolve()
+MIRROR = HERE.with_name("rlcard_mirror.yaml")
+
+
+def load_tree(tree: Path, alias: str) -> ModuleType:
+    """Import `tree`/unodsl as the package `alias` (its imports are relative)."""
+    spec = importlib.util.spec_from_file_location(alias, tree / "unodsl" / "__init__.py",
+                                                  submodule_search_locations=[str(tree / "unodsl")])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Bench:
+    """One tree's workloads; each call plays for about `seconds` and counts."""
+
+    def __init__(self, pkg: Any) -> None:
+        self.pkg = pkg
+        self.mirror = pkg.load_variant(MIRROR)
+        self.classic = pkg.load_variant("classic")
+        self.seed = 0
+        self.totals: dict[str, list[float]] = {}
+
+    def _agents(self, names: list[str], n: int) -> Any:
+        try:
+            return self.pkg.make_agents(names, n, seed=self.seed)
+        except TypeError:
+            return self.pkg.make_agents(names, n)
+
+    def mirror_games(self, players: int, seconds: float) -> None:
+        games, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self.seed += 1
+            g = self.pkg.Game(self.mirror, players, self.seed, max_turns=100_000)
+            g.autoplay(self._agents(["random"], players), rounds=1)
+            games += 1
+        self._add(f"mirror {players}p games/s", games, time.perf_counter() - start)
+
+    def classic_turns(self, seconds: float) -> None:
+        turns, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self.seed += 1
+            g = self.pkg.Game(self.classic, 4, self.seed, max_turns=100_000)
+            g.autoplay(self._agents(["greedy", "random"], 4), rounds=1)
+            turns += g.round_turns[0]
+        self._add("classic 4p turns/s", turns, time.perf_counter() - start)
+
+    def _add(self, key: str, count: int, seconds: float) -> None:
+        total = self.totals.setdefault(key, [0, 0.0])
+        total[0] += count
+        total[1] += seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("base", type=Path)
+    parser.add_argument("new", type=Path, nargs="?", default=HERE.parents[2])
+    parser.add_argument("--seconds", type=float, default=20.0, help="per workload and tree")
+    parser.add_argument("--slices", type=int, default=10)
+    args = parser.parse_args()
+    benches = [Bench(load_tree(args.base.resolve(), "unodsl_base")), Bench(load_tree(args.new.resolve(), "unodsl_new"))]
+    piece = args.seconds / args.slices
+    for k in range(args.slices):
+        for bench in benches if k % 2 == 0 else benches[::-1]:
+            bench.mirror_games(2, piece)
+            bench.mirror_games(4, piece)
+            bench.classic_turns(piece)
+    print(f"{'workload':<22}{'base':>12}{'new':>12}{'new/base':>10}")
+    for key in benches[0].totals:
+        base, new = (b.totals[key][0] / b.totals[key][1] for b in benches)
+        print(f"{key:<22}{base:>12,.0f}{new:>12,.0f}{new / base:>10.3f}")
+
+
+if __name__ == "__main__":
+    main()
