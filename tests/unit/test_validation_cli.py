@@ -157,6 +157,65 @@ def test_every_shipped_variant_points_editors_at_the_right_schema() -> None:
         assert target.name == ("overlay.schema.json" if extends else "variant.schema.json"), path
 
 
+def test_the_schemas_next_to_the_shipped_variants_are_the_packaged_ones() -> None:
+    for name in ("variant.schema.json", "overlay.schema.json"):
+        committed = (ROOT / "variants" / "schemas" / name).read_bytes()
+        assert committed == (ROOT / "unodsl" / "variant" / "schemas" / name).read_bytes(), \
+            f"run: unodsl schema --write variants/schemas/ (variants/schemas/{name} is stale)"
+
+
+def test_schema_write_makes_the_file_a_variant_header_names(tmp_path: Path) -> None:
+    (tmp_path / "house" / "editor").mkdir(parents=True)
+    (tmp_path / "base.yaml").write_text("# yaml-language-server: $schema=house/editor/variant.schema.json\n" + MINI)
+    overlay = tmp_path / "house" / "mine.yaml"
+    overlay.write_text("# yaml-language-server: $schema=editor/overlay.schema.json\nextends: ../base.yaml\n")
+    result = run("schema", "--write", str(tmp_path / "base.yaml"), "--write", str(overlay))
+    assert result.exit_code == EXIT_OK, result.output
+    written = tmp_path / "house" / "editor"
+    assert json.loads((written / "variant.schema.json").read_text()) == schema()
+    assert json.loads((written / "overlay.schema.json").read_text()) == overlay_schema()
+    assert result.output == f"wrote {written / 'variant.schema.json'}\nwrote {written / 'overlay.schema.json'}\n"
+    again = run("schema", "--write", str(tmp_path / "base.yaml"))  # its own earlier output is replaced
+    assert again.exit_code == EXIT_OK
+
+
+def test_schema_write_without_a_header_writes_next_to_the_variant_and_says_what_to_add(tmp_path: Path) -> None:
+    (tmp_path / "mine.yaml").write_text(MINI)
+    result = run("schema", "--write", str(tmp_path / "mine.yaml"))
+    assert result.exit_code == EXIT_OK
+    assert json.loads((tmp_path / "variant.schema.json").read_text()) == schema()
+    assert "# yaml-language-server: $schema=variant.schema.json" in result.output
+
+
+def test_schema_write_to_a_folder_and_to_a_file(tmp_path: Path) -> None:
+    assert run("schema", "--write", str(tmp_path)).exit_code == EXIT_OK
+    assert json.loads((tmp_path / "variant.schema.json").read_text()) == schema()
+    assert json.loads((tmp_path / "overlay.schema.json").read_text()) == overlay_schema()
+    assert run("schema", "--overlay", "--write", str(tmp_path / "o.json")).exit_code == EXIT_OK
+    assert json.loads((tmp_path / "o.json").read_text()) == overlay_schema()
+
+
+@pytest.mark.parametrize(("header", "target", "message"), [
+    ("$schema=https://example.org/s.json", None, "names a URL"),
+    ("$schema=../notes.json", None, "writes only files named variant.schema.json or overlay.schema.json"),
+    ("$schema=overlay.schema.json", None, "needs variant.schema.json, but its header names overlay.schema.json"),
+    ("$schema=gone/variant.schema.json", None, "no folder"),
+    ("$schema=variant.schema.json", "variant.schema.json", "is not a unodsl schema; not overwritten"),
+])
+def test_schema_write_refuses_what_it_should_not_write(tmp_path: Path, header: str, target: str | None,
+                                                        message: str) -> None:
+    (tmp_path / "mine.yaml").write_text(f"# yaml-language-server: {header}\n{MINI}")
+    if target:
+        (tmp_path / target).write_text("my notes, not a schema")
+    result = CliRunner().invoke(main, ["schema", "--write", str(tmp_path / "mine.yaml")])
+    assert result.exit_code == EXIT_INVALID
+    assert message in result.output
+    assert re.match(rf"{re.escape(str(tmp_path))}/\S+:1:\d+: error: ", result.output), result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["mine.yaml", *([target] if target else [])])
+    if target:
+        assert (tmp_path / target).read_text() == "my notes, not a schema"
+
+
 def test_pre_commit_hooks_run_validate_on_variant_files() -> None:
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     by_id = {h["id"]: h for h in hooks}

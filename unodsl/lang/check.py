@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import did_you_mean
 from . import ast
@@ -74,6 +75,24 @@ def _show(node: ast.Node) -> str:
     return "…"
 
 
+def _listing(values: tuple[Any, ...], limit: int = 12) -> str:
+    """Values for a message: runs of whole numbers as `0-9`, none as `none`, at most `limit` items."""
+    items: list[str] = []
+    numbers = sorted(v for v in values if isinstance(v, int) and not isinstance(v, bool))
+    i = 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        items.append(f"{numbers[i]}-{numbers[j]}" if j > i + 1 else
+                     ", ".join(str(n) for n in numbers[i:j + 1]))
+        i = j + 1
+    items += [str(v) for v in values if isinstance(v, str)]
+    items += ["none"] * (None in values)
+    more = f", … ({len(items) - limit} more)" if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
+
+
 @dataclass
 class Context:
     """What an expression may use where it stands in the variant file."""
@@ -87,6 +106,10 @@ class Context:
     options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME: the variant's option values
     sides: int = 1  # sides of the deck: flip() needs two
     known: frozenset[str] = frozenset()  # expressions never none here (`card.rank` of a numbered kind)
+    # The only values some expressions can take, for `x == literal` that never holds (a warning):
+    # "card.NAME" for attribute NAME of any card, or an event field's name; each maps to
+    # (what it is, for the message: "`kind` of a choice", its values in the order to show them).
+    domains: Mapping[str, tuple[str, tuple[Any, ...]]] = field(default_factory=dict)
     warnings: list[tuple[ast.At, str, str | None]] = field(default_factory=list)
 
 
@@ -359,6 +382,8 @@ class Checker:
                                  self._compare_hint(a, b, ta, tb))
             self._literal_domain(a, b)
             self._literal_domain(b, a)
+            if op == "==":
+                self._never_equal(node, a, b)
             return "bool"
         if op == "in":
             elem = ELEMENT.get(tb)
@@ -421,6 +446,32 @@ class Checker:
             what, names = domain
             raise CheckError(f"unknown {what} {lit.value!r}", lit.at,
                              did_you_mean(lit.value, names) or f"known: {', '.join(sorted(names))}")
+
+    def _never_equal(self, node: ast.Node, a: ast.Node, b: ast.Node) -> None:
+        """`choice.kind == "tun"`, `card.rank == 12` in a deck ranked 0-9: a test that never
+        holds, because the value is one the expression never takes (a warning)."""
+        for x, lit in ((a, b), (b, a)):
+            if not isinstance(lit, ast.Literal) or isinstance(x, ast.Literal):
+                continue
+            domain = self._domain(x)
+            if domain is None:
+                continue
+            what, values = domain
+            if any(type(v) is type(lit.value) and v == lit.value for v in values):
+                continue
+            shown = [v for v in values if isinstance(v, str)]
+            hint = did_you_mean(lit.value, shown) if isinstance(lit.value, str) else None
+            self.ctx.warnings.append((start(node), f"{show(node)} never holds: {what} is one of: "
+                                      f"{_listing(values)}", hint or "compare it with one of these"))
+
+    def _domain(self, node: ast.Node) -> tuple[str, tuple[Any, ...]] | None:
+        """The values an expression can take, when they are known before the game starts."""
+        match node:
+            case ast.Attr(obj=obj, name=name) if self.ctx.types.get(id(obj)) == "card":
+                return self.ctx.domains.get(f"card.{name}")
+            case ast.Name(id=name) if name in self.ctx.env and not any(name in s for s in self.scopes):
+                return self.ctx.domains.get(name)
+        return None
 
     def _call(self, node: ast.Call, stmt: bool, in_lambda: bool, value_only: bool) -> str:
         prim = self.ctx.registry.primitives.get(node.func)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
 
+from ..engine.actions import DecisionKind
 from ..engine.events import EVENTS, rule_env
 from ..errors import Diagnostic, did_you_mean
 from ..lang.compile import reads_only_faces
@@ -45,6 +46,10 @@ class VariantBuilder:
         before = len(x.diags)
         sides = tuple(self.side(raw, key, kinds) for raw, key in zip(sides_raw, side_keys, strict=True))
         self.deck_ok = len(x.diags) == before  # totals are only meaningful for a deck without errors
+        self.sides_fixed = self.deck_ok and not _options_change_cards(d.get("options"))
+        if self.sides_fixed:  # what the cards can be, for tests that never hold (a warning)
+            x.domains = card_domains(d["cards"], sides)
+        self.side_names = tuple(s.name for s in sides)
         players = d["players"]
         if players["min"] > players["max"]:
             x.error(("players", "min"), f"players: min ({players['min']}) is more than max ({players['max']})",
@@ -208,7 +213,43 @@ class VariantBuilder:
             # report consequences of the wrong name.
             return Rule(name, event, None, ())
         env = rule_env(event)
-        return Rule(name, event, x.condition((*key, "if"), env), x.program((*key, "do"), env))
+        fields = self.field_domains(event)
+        return Rule(name, event, x.condition((*key, "if"), env, fields=fields),
+                    x.program((*key, "do"), env, fields=fields))
+
+    def field_domains(self, event: str) -> dict[str, tuple[str, tuple[Any, ...]]]:
+        """The values some fields of `event` can take (see Context.domains)."""
+        out: dict[str, tuple[str, tuple[Any, ...]]] = {}
+        fields = EVENTS[event].fields
+        if event == "choice" and "kind" in fields:
+            out["kind"] = ("`kind` of a choice", DECISIONS)
+        if "side" in fields and self.sides_fixed:
+            out["side"] = (f"`side` of a {event} event (a side's name)", self.side_names)
+        return out
+
+
+DECISIONS: tuple[str, ...] = get_args(DecisionKind)
+CARD_CHANGES = frozenset({"cards", "deck", "sides", "colors"})  # an option patching these changes the faces
+
+
+def card_domains(kinds: Iterable[str], sides: Sequence[Side]) -> dict[str, tuple[str, tuple[Any, ...]]]:
+    """The kinds, colours and ranks the cards of a deck have (none included when some card has none)."""
+    faces = [f for s in sides for f in s.faces]
+    on_faces = {f.kind for f in faces}
+    on_colors = {f.color for f in faces}
+    colors = [*dict.fromkeys(c for s in sides for c in s.colors if c in on_colors), *[None] * (None in on_colors)]
+    ranks = dict.fromkeys(f.rank for f in faces)
+    return {"card.kind": ("`kind` of a card in this deck", tuple(k for k in kinds if k in on_faces)),
+            "card.color": ("`color` of a card in this deck", tuple(colors)),
+            "card.rank": ("`rank` of a card in this deck", tuple(ranks))}
+
+
+def _options_change_cards(options: Any) -> bool:
+    """Does some option's patch change the cards (so the deck of one choice is not every deck)?"""
+    if not isinstance(options, dict):
+        return False
+    return any(isinstance(o, dict) and isinstance(o.get("set"), dict) and CARD_CHANGES & set(o["set"])
+               for o in options.values())
 
 
 def _count(ranks: Sequence[int]) -> int:

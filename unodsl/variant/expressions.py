@@ -46,6 +46,7 @@ class Expressions:
     colors: frozenset[str] = frozenset()
     options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME → its chosen value
     sides: int = 1  # sides of the deck (flip() needs two)
+    domains: Mapping[str, tuple[str, tuple[Any, ...]]] = field(default_factory=dict)  # see Context.domains
     diags: list[Diagnostic] = field(default_factory=list)
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
     types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
@@ -76,13 +77,15 @@ class Expressions:
                 return None
         return value
 
-    def program(self, key: Key, env: Mapping[str, str], known: frozenset[str] = frozenset()) -> Program:
-        """The effect program at `key` (empty if absent or wrong); `known`: expressions never none there."""
+    def program(self, key: Key, env: Mapping[str, str], known: frozenset[str] = frozenset(),
+                fields: Mapping[str, tuple[str, tuple[Any, ...]]] | None = None) -> Program:
+        """The effect program at `key` (empty if absent or wrong); `known`: expressions never none there;
+        `fields`: the values some of `env`'s names can take (see Context.domains)."""
         text = self.get(key)
         if not isinstance(text, str):
             return ()
         node = self.parse(key, text)
-        ctx = self._context(env, effects=True, known=known)
+        ctx = self._context(env, effects=True, known=known, fields=fields)
         if node is None or self._check(key, node, ctx, program=True) is None:
             return ()
         return self.place(key, compile_program(node, ctx))
@@ -100,7 +103,8 @@ class Expressions:
 
     def condition(self, key: Key, env: Mapping[str, str], *, effects: bool = False,
                   default: str | None = None, want: tuple[str, ...] = ("bool",),
-                  known: frozenset[str] = frozenset()) -> Fn | None:
+                  known: frozenset[str] = frozenset(),
+                  fields: Mapping[str, tuple[str, tuple[Any, ...]]] | None = None) -> Fn | None:
         """Compile the expression at `key` (or `default` if absent); its type must fit one of `want`."""
         text = self.get(key)
         if not isinstance(text, str):
@@ -108,7 +112,7 @@ class Expressions:
                 return None
             text, key = default, ()
         node = self.parse(key, text) if key else parse_once(text)
-        ctx = self._context(env, effects=effects, known=known)
+        ctx = self._context(env, effects=effects, known=known, fields=fields)
         t = None if node is None else self._check(key, node, ctx, program=False)
         if node is None or t is None:
             return None
@@ -162,9 +166,10 @@ class Expressions:
         self.types[key] = ctx.types
         return t
 
-    def _context(self, env: Mapping[str, str], effects: bool, known: frozenset[str] = frozenset()) -> Context:
+    def _context(self, env: Mapping[str, str], effects: bool, known: frozenset[str] = frozenset(),
+                 fields: Mapping[str, tuple[str, tuple[Any, ...]]] | None = None) -> Context:
         return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options, sides=self.sides,
-                       known=known)
+                       known=known, domains={**self.domains, **(fields or {})})
 
 
 def too_deep(text: str) -> tuple[int, int] | None:

@@ -21,11 +21,20 @@ _TYPE_WORDS = {"integer": "a whole number", "string": "a string", "boolean": "tr
                "object": "a mapping (key: value)", "array": "a list", "null": "null"}
 
 
+SCHEMA_FILE, OVERLAY_SCHEMA_FILE = "variant.schema.json", "overlay.schema.json"
+
+
+def schema_text(overlay: bool = False) -> str:
+    """The text of a schema file as shipped in unodsl/variant/schemas/ (the overlay's is
+    generated from the variant's; a test keeps it current)."""
+    name = OVERLAY_SCHEMA_FILE if overlay else SCHEMA_FILE
+    return resources.files("unodsl").joinpath(f"variant/schemas/{name}").read_text(encoding="utf-8")
+
+
 @cache
 def schema() -> dict[str, Any]:
     """The variant JSON Schema (draft 2020-12)."""
-    text = resources.files("unodsl").joinpath("variant/schemas/variant.schema.json").read_text(encoding="utf-8")
-    result: dict[str, Any] = json.loads(text)
+    result: dict[str, Any] = json.loads(schema_text())
     return result
 
 
