@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 
 from unodsl.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE, main
 from unodsl.variant.schema import overlay_schema, schema
+from unodsl.variant.source import load_source
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = (ROOT / "tests" / "bad_variants" / "bases" / "mini.yaml").read_text()
@@ -144,6 +145,26 @@ def test_the_overlay_schema_accepts_overlays_and_still_checks_their_values() -> 
     assert not check.is_valid({"extends": "classic", "players": {"max": "many"}})
     assert not check.is_valid({"extends": "classic", "deck": [{"kind": "skip"}]})  # list items stay complete
     assert check.is_valid({"extends": "classic", "players": {"max": 4}, "cards": {"skip": {"on_play": None}}})
+
+
+def test_the_overlay_schema_takes_the_merging_spellings_and_only_them() -> None:
+    check = Draft202012Validator(overlay_schema())
+    rule = {"name": "sevens", "on": "card_played", "do": "skip()"}
+    group = {"kind": "skip", "count": 2}
+    for good in ([rule], [{"name": "sevens", "remove": True}], None):
+        assert check.is_valid({"extends": "classic", "rules": good}), good
+    for bad in ([{"on": "card_played", "do": "skip()"}],  # a rule an overlay gives is named
+                [{"name": "sevens", "remove": False}], [{"name": "sevens", "remove": True, "do": "skip()"}],
+                [{"name": "sevens", "on": "card_played"}], {"sevens": None}):
+        assert not check.is_valid({"extends": "classic", "rules": bad}), bad
+    for good in ([group], {"add": [group]}, {"replace": [group]}, None):
+        assert check.is_valid({"extends": "classic", "deck": good}), good
+    for bad in ({"add": [group], "replace": [group]}, {"append": [group]}, {"add": [{"kind": "skip"}]}, {}):
+        assert not check.is_valid({"extends": "classic", "deck": bad}), bad
+    # A whole variant still has only plain lists.
+    classic = load_source(ROOT / "variants" / "classic.yaml").data
+    assert Draft202012Validator(schema()).is_valid(classic)
+    assert not Draft202012Validator(schema()).is_valid({**classic, "deck": {"add": [group]}})
 
 
 def test_every_shipped_variant_points_editors_at_the_right_schema() -> None:

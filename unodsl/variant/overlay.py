@@ -166,9 +166,8 @@ def _merge_rules(out: Source, base: Any, patch: list[Any], src: Source, pkey: Ke
                 src.pos((*here, "name")), f"rules: {len(where)} inherited rules are named {rname!r}, so this "
                 "one can't tell which it replaces", "give the inherited rules different names"))
             continue
-        remove = rule.get("remove", False)
-        if remove is not False:
-            if remove is not True or set(rule) != {"name", "remove"}:
+        if "remove" in rule:
+            if rule["remove"] is not True or set(rule) != {"name", "remove"}:
                 out.notes.append(Diagnostic(
                     src.pos((*here, "remove")), "rules: a rule that removes is written "
                     "`{name: NAME, remove: true}`, with nothing else",
