@@ -207,3 +207,46 @@ def test_a_broken_base_shared_by_several_files_is_reported_once(files: dict[str,
                              "  hint: fix the counts or the declared size\n"
                              "b.yaml: invalid: see above (in a file it extends)\n")
     assert len(json.loads(run("validate", "--format", "json", "a.yaml", "b.yaml").output)) == 1
+
+
+# -- shipped names ------------------------------------------------------------------------
+HOUSE_NAMES = sorted(f"house/{p.stem}" for p in (ROOT / "variants" / "house").glob("*.yaml"))
+
+
+def test_list_shows_every_house_overlay_by_the_name_that_runs_it(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    listed = [line.split()[0] for line in run("list").output.splitlines()]
+    assert HOUSE_NAMES and set(HOUSE_NAMES) <= set(listed)
+    assert listed.index("classic") < listed.index(HOUSE_NAMES[0])  # the main variants first
+
+
+@pytest.mark.parametrize("name", HOUSE_NAMES)
+def test_every_house_overlay_runs_validates_and_renders_by_name(name: str, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # far from variants/: the name is found among the shipped files
+    assert (validated := run("validate", name)).output == f"{name}: ok\n", validated.output
+    played = run("run", name, "--seed", "1")
+    assert played.exit_code == EXIT_OK and " wins after " in played.output, played.output
+    rulebook = run("rulebook", name)
+    assert rulebook.exit_code == EXIT_OK and yaml.safe_load((ROOT / "variants" / f"{name}.yaml").read_text())[
+        "name"] in rulebook.output
+    simulated = run("simulate", name, "-n", "2")
+    assert simulated.exit_code == EXIT_OK, simulated.output
+    assert run("options", name).exit_code == EXIT_OK
+
+
+def test_a_misspelt_house_name_is_told_with_the_near_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("validate", "house/seven_zer")
+    assert result.exit_code == EXIT_INVALID
+    assert result.output == ("house/seven_zer:1:1: error: no variant file or shipped variant named "
+                             "'house/seven_zer'\n  hint: did you mean 'house/seven_zero'?\n")
+
+
+def test_a_file_that_exists_wins_over_a_shipped_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "seven_zero").write_text(MINI.replace("name: Mini", "name: Local"))
+    assert run("validate", "house/seven_zero").output == "house/seven_zero: ok\n"
+    assert "Local" in run("rulebook", "house/seven_zero").output
