@@ -25,7 +25,7 @@ def shipped_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "variants"
 
 
-# A shipped name: `classic`, or `house/seven_zero` for a file in a folder of the shipped variants.
+# A shipped name: a file's name without `.yaml`, or `house/seven_zero` for a file in a folder.
 _SHIPPED_NAME = re.compile(r"[a-z0-9_]{1,100}(/[a-z0-9_]{1,100}){0,3}")
 
 
@@ -37,7 +37,7 @@ def shipped_names() -> list[str]:
 
 
 def shipped_path(name: str) -> Path | None:
-    """The file of the shipped variant `name` (`classic`, `house/seven_zero`), if there is one."""
+    """The file of the shipped variant `name` (`house/seven_zero`), if there is one."""
     if not _SHIPPED_NAME.fullmatch(name):
         return None
     candidate = shipped_dir() / f"{name}.yaml"
