@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 
 from unodsl.cli import EXIT_INVALID, EXIT_OK, EXIT_USAGE, main
 from unodsl.variant.schema import overlay_schema, schema
+from unodsl.variant.source import load_source
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = (ROOT / "tests" / "bad_variants" / "bases" / "mini.yaml").read_text()
@@ -146,6 +147,26 @@ def test_the_overlay_schema_accepts_overlays_and_still_checks_their_values() -> 
     assert check.is_valid({"extends": "classic", "players": {"max": 4}, "cards": {"skip": {"on_play": None}}})
 
 
+def test_the_overlay_schema_takes_the_merging_spellings_and_only_them() -> None:
+    check = Draft202012Validator(overlay_schema())
+    rule = {"name": "sevens", "on": "card_played", "do": "skip()"}
+    group = {"kind": "skip", "count": 2}
+    for good in ([rule], [{"name": "sevens", "remove": True}], None):
+        assert check.is_valid({"extends": "classic", "rules": good}), good
+    for bad in ([{"on": "card_played", "do": "skip()"}],  # a rule an overlay gives is named
+                [{"name": "sevens", "remove": False}], [{"name": "sevens", "remove": True, "do": "skip()"}],
+                [{"name": "sevens", "on": "card_played"}], {"sevens": None}):
+        assert not check.is_valid({"extends": "classic", "rules": bad}), bad
+    for good in ([group], {"add": [group]}, {"replace": [group]}, None):
+        assert check.is_valid({"extends": "classic", "deck": good}), good
+    for bad in ({"add": [group], "replace": [group]}, {"append": [group]}, {"add": [{"kind": "skip"}]}, {}):
+        assert not check.is_valid({"extends": "classic", "deck": bad}), bad
+    # A whole variant still has only plain lists.
+    classic = load_source(ROOT / "variants" / "classic.yaml").data
+    assert Draft202012Validator(schema()).is_valid(classic)
+    assert not Draft202012Validator(schema()).is_valid({**classic, "deck": {"add": [group]}})
+
+
 def test_every_shipped_variant_points_editors_at_the_right_schema() -> None:
     for path in sorted((ROOT / "variants").rglob("*.yaml")):
         first = path.read_text().splitlines()[0]
@@ -245,3 +266,46 @@ def test_a_broken_base_shared_by_several_files_is_reported_once(files: dict[str,
                              "  hint: fix the counts or the declared size\n"
                              "b.yaml: invalid: see above (in a file it extends)\n")
     assert len(json.loads(run("validate", "--format", "json", "a.yaml", "b.yaml").output)) == 1
+
+
+# -- shipped names ------------------------------------------------------------------------
+HOUSE_NAMES = sorted(f"house/{p.stem}" for p in (ROOT / "variants" / "house").glob("*.yaml"))
+
+
+def test_list_shows_every_house_overlay_by_the_name_that_runs_it(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    listed = [line.split()[0] for line in run("list").output.splitlines()]
+    assert HOUSE_NAMES and set(HOUSE_NAMES) <= set(listed)
+    assert listed.index("classic") < listed.index(HOUSE_NAMES[0])  # the main variants first
+
+
+@pytest.mark.parametrize("name", HOUSE_NAMES)
+def test_every_house_overlay_runs_validates_and_renders_by_name(name: str, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # far from variants/: the name is found among the shipped files
+    assert (validated := run("validate", name)).output == f"{name}: ok\n", validated.output
+    played = run("run", name, "--seed", "1")
+    assert played.exit_code == EXIT_OK and " wins after " in played.output, played.output
+    rulebook = run("rulebook", name)
+    assert rulebook.exit_code == EXIT_OK and yaml.safe_load((ROOT / "variants" / f"{name}.yaml").read_text())[
+        "name"] in rulebook.output
+    simulated = run("simulate", name, "-n", "2")
+    assert simulated.exit_code == EXIT_OK, simulated.output
+    assert run("options", name).exit_code == EXIT_OK
+
+
+def test_a_misspelt_house_name_is_told_with_the_near_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run("validate", "house/seven_zer")
+    assert result.exit_code == EXIT_INVALID
+    assert result.output == ("house/seven_zer:1:1: error: no variant file or shipped variant named "
+                             "'house/seven_zer'\n  hint: did you mean 'house/seven_zero'?\n")
+
+
+def test_a_file_that_exists_wins_over_a_shipped_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "seven_zero").write_text(MINI.replace("name: Mini", "name: Local"))
+    assert run("validate", "house/seven_zero").output == "house/seven_zero: ok\n"
+    assert "Local" in run("rulebook", "house/seven_zero").output

@@ -132,6 +132,129 @@ def test_an_option_of_the_base_may_remove_what_an_overlay_removed_already(tmp_pa
     assert load_variant(house, {"wild_draw_four_challenge": True}).kinds["wild_draw_four"].legal_if is None
 
 
+# -- overlays that add: rules merge by name, deck groups are added ----------------------
+TWO_RULES = MINI + """  - name: sevens
+    on: card_played
+    if: card.rank == 7
+    do: for o in opponents do draw(o, 1)
+"""
+
+
+def rule_names(path: Path) -> list[str]:
+    return [r.name for r in load_variant(path).rules]
+
+
+def test_an_overlay_that_adds_a_rule_keeps_the_inherited_ones(tmp_path: Path) -> None:
+    """The trap this closes: adding one rule to Classic used to drop its UNO call."""
+    house = write(tmp_path, "house.yaml", "extends: classic\nrules:\n"
+                  "  - {name: sevens, on: card_played, if: card.rank == 7, do: skip()}\n")
+    assert messages(house) == []
+    assert rule_names(house) == [r.name for r in load_variant("classic").rules] + ["sevens"]
+
+
+def test_a_new_name_is_appended_and_the_same_name_replaces_in_place(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", TWO_RULES)
+    house = write(tmp_path, "house.yaml", """extends: base.yaml
+rules:
+  - name: nines
+    on: card_played
+    if: card.rank == 9
+    do: draw(next, 1)
+  - name: say UNO
+    on: hand_changed
+    if: size == 1
+    do: if not ask(player, "call_uno") then draw(player, 4)
+""")
+    assert messages(house) == []
+    assert rule_names(house) == ["say UNO", "sevens", "nines"]
+    rules = load_tree(house).data["rules"]
+    assert rules[0]["do"].endswith("draw(player, 4)") and rules[1]["do"].startswith("for o in opponents")
+
+
+def test_remove_true_removes_an_inherited_rule(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", TWO_RULES)
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\nrules:\n  - {name: say UNO, remove: true}\n")
+    assert messages(house) == []
+    assert rule_names(house) == ["sevens"]
+
+
+def test_merged_rules_keep_their_positions(tmp_path: Path) -> None:
+    """An error in an inherited rule points into the base, one in a given rule into the overlay,
+    whatever their places in the merged list."""
+    base = write(tmp_path, "base.yaml", TWO_RULES.replace("draw(o, 1)", "drw(o, 1)"))
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\nrules:\n  - {name: say UNO, remove: true}\n"
+                  "  - {name: eights, on: card_played, do: skp()}\n")
+    assert messages(house) == [
+        f"{house}:4:41: error: unknown function 'skp'\n  hint: did you mean 'skip'?",
+        f"{base}:{line_of(base, 'drw(o, 1)')}:31: error: unknown function 'drw'\n  hint: did you mean 'draw'?",
+    ]
+
+
+@pytest.mark.parametrize(("rules", "found"), [
+    ("  - {on: card_played, do: skip()}\n", "3:5: error: rules: a rule an overlay gives needs a name"),
+    ("  - {name: sevens, on: card_played, do: skip()}\n  - {name: sevens, on: turn_end, do: skip()}\n",
+     "4:12: error: rules: 'sevens' is named twice in this overlay"),
+    ("  - {name: sevens, remove: true, do: skip()}\n", "3:28: error: rules: a rule that removes is written"),
+    ("  - {name: sevens, remove: false}\n", "3:28: error: rules: a rule that removes is written"),
+    ("  - {name: seven, remove: true}\n", "3:12: warning: rules: remove: true removes nothing here"),
+])
+def test_mistakes_in_merged_rules_are_told_where_written(tmp_path: Path, rules: str, found: str) -> None:
+    write(tmp_path, "base.yaml", TWO_RULES)
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\nrules:\n" + rules)
+    assert [m.split("\n")[0][len(str(house)) + 1:][:len(found)] for m in messages(house)] == [found]
+
+
+def test_an_option_patch_merges_rules_by_name_too(tmp_path: Path) -> None:
+    path = write(tmp_path, "mini.yaml", TWO_RULES + """options:
+  gentle:
+    set:
+      rules:
+        - {name: sevens, remove: true}
+        - {name: nines, on: card_played, if: card.rank == 9, do: "draw(next, 1)"}
+""")
+    assert messages(path) == []
+    assert [r.name for r in load_variant(path, {"gentle": True}).rules] == ["say UNO", "nines"]
+    assert [r.name for r in load_variant(path).rules] == ["say UNO", "sevens"]
+
+
+def test_deck_add_appends_groups_and_leaves_the_base_deck_alone(tmp_path: Path) -> None:
+    base = write(tmp_path, "base.yaml", MINI)
+    house = write(tmp_path, "house.yaml", """extends: base.yaml
+deck_size: 44
+deck:
+  add:
+    - {kind: blank, count: 4}
+cards:
+  blank: {points: 0}
+""")
+    assert messages(house) == []
+    data = load_tree(house).data
+    assert data["deck"][:3] == load_tree(base).data["deck"]
+    assert data["deck"][3] == {"kind": "blank", "count": 4}
+    assert sum(1 for f in load_variant(house).sides[0].faces if f.kind == "blank") == 4
+    assert "blank" not in base.read_text()
+
+
+def test_deck_replace_replaces_without_a_warning_and_a_plain_list_warns(tmp_path: Path) -> None:
+    write(tmp_path, "base.yaml", MINI)
+    groups = "    - {kind: number, ranks: 1-9, per_color: 2}\n    - {kind: [skip, wild], count: 2}\n"
+    quiet = write(tmp_path, "quiet.yaml", "extends: base.yaml\ndeck_size: 40\ndeck:\n  replace:\n" + groups)
+    loud = write(tmp_path, "loud.yaml", "extends: base.yaml\ndeck_size: 40\ndeck:\n" + groups)
+    assert messages(quiet) == []
+    assert messages(loud) == [
+        f"{loud}:3:1: warning: deck: this list replaces the whole inherited deck (3 groups)\n"
+        "  hint: to keep them and add yours write `deck: {add: [...]}`; to replace them on purpose, "
+        "`deck: {replace: [...]}`"]
+    assert load_tree(quiet).data["deck"] == load_tree(loud).data["deck"]
+
+
+def test_an_inherited_deck_size_is_explained_when_groups_are_added(tmp_path: Path) -> None:
+    base = write(tmp_path, "base.yaml", MINI)
+    house = write(tmp_path, "house.yaml", "extends: base.yaml\ndeck: {add: [{kind: skip, count: 2}]}\n")
+    assert messages(house) == [f"{base}:6:12: error: deck_size says 40 cards, but the deck lists 42\n"
+                               f"  hint: the overlay changed the deck: set `deck_size: 42` in {house}"]
+
+
 # -- what extends may name -------------------------------------------------------------
 def test_a_cycle_is_refused_with_its_chain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -13,10 +13,14 @@ from ..variant.resolve import resolve, shipped_names
 
 @click.command(name="list")
 def list_command() -> None:
-    """List the shipped variants (`unodsl options NAME` lists a variant's options)."""
-    for name in shipped_names():
+    """List the shipped variants and house rules (`unodsl options NAME` lists a variant's options).
+
+    Each is run by the name in the first column: `unodsl run house/seven_zero`."""
+    names = shipped_names()
+    width = max((len(n) for n in names), default=0) + 1
+    for name in names:
         try:
             v = load_variant(name)
-            click.echo(f"{name:<14} {v.name} ({v.min_players}–{v.max_players} players) {resolve(name)}")
+            click.echo(f"{name:<{width}} {v.name} ({v.min_players}–{v.max_players} players) {resolve(name)}")
         except VariantError:
-            click.echo(f"{name:<14} (invalid: run `unodsl validate {Path(resolve(name))}`)")
+            click.echo(f"{name:<{width}} (invalid: run `unodsl validate {Path(resolve(name))}`)")

@@ -282,8 +282,8 @@ rules:
 _OPTIONS = """\
 `options:` names switches a player turns on with `-o NAME` (or off with
 `-o NAME=off`); `default: true` makes one on unless asked. Each option's `set:`
-is a patch merged into the file when it is on: maps merge, lists replace, and
-`null` removes a key.
+is a patch merged into the file when it is on, as an overlay is (see below):
+maps merge, lists replace, `rules:` merge by name, and `null` removes a key.
 
 ```yaml part
 options:
@@ -295,8 +295,8 @@ options:
 
 _EXTENDS = """\
 `extends:` names a shipped variant (see `unodsl list`) or a path (relative to
-the file) that this file changes; the file states only what differs. Maps merge, lists
-replace (a `rules:` list replaces the whole list), and `null` removes a key.
+the file) that this file changes; the file states only what differs. Maps merge
+(so `cards:` adds or changes kinds), lists replace, and `null` removes a key.
 Chains are allowed (an overlay of an overlay); a cycle is an error.
 
 ```yaml
@@ -307,7 +307,53 @@ round:
   first_dealer: null
 scoring:
   target: 200
-```"""
+```
+
+Two lists merge so that an overlay can add to them:
+
+- `rules:` merge **by `name:`**: a rule with an inherited rule's name replaces
+  it in place, a new name is added after the inherited rules, and
+  `{name: NAME, remove: true}` removes one. Every rule an overlay gives needs a
+  name (one without is an error: it could not be told apart from the inherited
+  ones). Leaving `rules:` out keeps the inherited rules; `rules: null` removes
+  them all.
+- `deck:` may be `{add: [groups]}`, appended to the inherited deck (which stays
+  as it is), or `{replace: [groups]}`. A plain list still replaces the whole
+  deck, with a warning, since that is how an overlay loses cards it meant to
+  keep; `{replace: …}` says it is meant. `sides:` takes the same forms. A
+  `deck_size:` inherited from the base must be set again when groups are added.
+
+This overlay of `base.yaml` (the official rules) adds a rule and four blank
+wild cards, makes a missed UNO cost two cards at once, and drops the two rules
+that let a missed UNO be caught later:
+
+```yaml
+extends: base.yaml
+name: Blanks and sevens
+deck_size: 112
+deck:
+  add:
+    - {kind: blank, count: 4}
+cards:
+  blank:
+    points: 10
+    wild: true
+    description: Plays on anything; the colour stays.
+rules:
+  - name: a seven makes everyone else draw one
+    on: card_played
+    if: card.rank == 7
+    do: for o in opponents do draw(o, 1)
+  - name: "COM-2: say UNO when one card is left"
+    on: hand_changed
+    if: size == 1 and previous_top != none
+    do: if not ask(player, "call_uno") then draw(player, 2)
+  - {name: "COM-2: a missed UNO can be caught until the next turn starts", remove: true}
+  - {name: "COM-2: a hand that no longer holds one card can't be caught", remove: true}
+```
+
+The shipped house rules are overlays in `variants/house/`, run by name
+(`unodsl run house/seven_zero`; `unodsl list` shows them)."""
 
 TOPICS: dict[str, Topic] = {
     "syntax": Topic("Expressions and programs", _SYNTAX),

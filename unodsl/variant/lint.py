@@ -43,8 +43,10 @@ def deck_sizes(x: Expressions, d: dict[str, Any], sides: tuple[Side, ...]) -> No
                 "every card has one face on each side")
     declared = d.get("deck_size")
     if declared is not None and declared != sizes[0]:
+        inherited = x.src.pos(("deck_size",)).file != x.src.file and x.src.pos(("deck",)).file == x.src.file
         x.error(("deck_size",), f"deck_size says {declared} cards, but the deck lists {sizes[0]}",
-                "fix the counts or the declared size")
+                f"the overlay changed the deck: set `deck_size: {sizes[0]}` in {x.src.file}" if inherited
+                else "fix the counts or the declared size")
 
 
 def unused_kinds(x: Expressions, d: dict[str, Any], sides: tuple[Side, ...]) -> None:

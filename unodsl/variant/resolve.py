@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
@@ -24,18 +25,40 @@ def shipped_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "variants"
 
 
+# A shipped name: a file's name without `.yaml`, or `house/seven_zero` for a file in a folder.
+_SHIPPED_NAME = re.compile(r"[a-z0-9_]{1,100}(/[a-z0-9_]{1,100}){0,3}")
+
+
 def shipped_names() -> list[str]:
-    return sorted(p.stem for p in shipped_dir().glob("*.yaml"))
+    """The names of the shipped variants: the main ones, then those in folders (`house/seven_zero`)."""
+    root = shipped_dir()
+    names = (p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.yaml"))
+    return sorted((n for n in names if _SHIPPED_NAME.fullmatch(n)), key=lambda n: (n.count("/"), n))
+
+
+def shipped_path(name: str) -> Path | None:
+    """The file of the shipped variant `name` (`house/seven_zero`), if there is one."""
+    if not _SHIPPED_NAME.fullmatch(name):
+        return None
+    candidate = shipped_dir() / f"{name}.yaml"
+    return candidate if candidate.is_file() else None
 
 
 def resolve(name: str | Path) -> Path:
-    """A path as given, or the shipped variant of that name (see `unodsl list`)."""
+    """A path as given, or the shipped variant of that name (see `unodsl list`).
+
+    A file or folder that exists is taken as a path; then a shipped name, which may
+    name a file in a folder of the shipped variants (`house/seven_zero`); then
+    anything ending in .yaml or holding a `/` is a path (that the reader says is missing).
+    """
     path = Path(name)
-    if path.suffix in (".yaml", ".yml") or path.exists() or "/" in str(name):
+    if path.exists():
         return path
-    candidate = shipped_dir() / f"{name}.yaml"
-    if candidate.exists():
-        return candidate
+    shipped = shipped_path(str(name))
+    if shipped is not None:
+        return shipped
+    if path.suffix in (".yaml", ".yml") or ("/" in str(name) and not _SHIPPED_NAME.fullmatch(str(name))):
+        return path
     hint = did_you_mean(str(name), shipped_names()) or f"shipped variants: {', '.join(shipped_names())}"
     raise VariantError.at(Pos(str(name), 1, 1), f"no variant file or shipped variant named {str(name)!r}",
                           hint)

@@ -44,17 +44,43 @@ def overlay_schema() -> dict[str, Any]:
 
     An overlay states only what differs, so no key is required and any key may be
     null (which removes it from the base). Lists replace rather than merge, so
-    what is inside a list must still be complete and keeps every constraint.
+    what is inside a list must still be complete and keeps every constraint;
+    but `rules:` merge by name (each rule named; `{name: X, remove: true}`
+    removes one), and `deck:` / `sides:` may be `{add: [...]}` or
+    `{replace: [...]}` (see overlay.py).
     """
     full = copy.deepcopy(schema())
     out = _relax(full)
     out["$id"] = full["$id"].replace("variant-", "overlay-")
     out["title"] = "unodsl variant overlay (a file with `extends:`)"
-    out["description"] = ("Changes to the variant named by `extends:`: maps merge, lists replace, "
-                          "null removes a key. " + full["description"])
+    out["description"] = ("Changes to the variant named by `extends:`: " + MERGE_WORDS + " "
+                          + full["description"])
     out["required"] = ["extends"]
     out.pop("oneOf", None)
+    props = out["properties"]
+    rule = full["properties"]["rules"]["items"]
+    named = {**rule, "required": ["name", *rule["required"]]}
+    removal = {"type": "object", "required": ["name", "remove"], "additionalProperties": False,
+               "description": "Removes the inherited rule of this name.",
+               "properties": {"name": rule["properties"]["name"], "remove": {"const": True}}}
+    props["rules"] = _nullable({
+        "description": "Rules merged by name with the inherited ones: the same name replaces that rule, "
+                       "a new name adds one, `{name: NAME, remove: true}` removes one.",
+        "type": "array", "items": {"oneOf": [named, removal]}})
+    for name in ("deck", "sides"):
+        whole = {k: v for k, v in full["properties"][name].items() if k != "description"}
+        props[name] = {
+            "description": f"{full['properties'][name]['description']} A list replaces the inherited "
+                           f"{name} (with a warning); `{{add: [...]}}` appends to it; "
+                           "`{replace: [...]}` replaces it.",
+            "anyOf": [whole, {"type": "object", "additionalProperties": False, "minProperties": 1,
+                              "maxProperties": 1, "properties": {"add": whole, "replace": whole}},
+                      _REMOVAL]}
     return out
+
+
+MERGE_WORDS = ("maps merge, lists replace, null removes a key; `rules:` merge by `name:`, and "
+               "`deck: {add: [...]}` adds groups.")
 
 
 def _relax(node: dict[str, Any]) -> dict[str, Any]:
@@ -68,10 +94,12 @@ def _relax(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_REMOVAL = {"type": "null", "description": "null removes this key from the base variant"}
+
+
 def _nullable(node: dict[str, Any]) -> dict[str, Any]:
     inner = {k: v for k, v in node.items() if k != "description"}
-    removal = {"type": "null", "description": "null removes this key from the base variant"}
-    wrapped: dict[str, Any] = {"anyOf": [inner, removal]}
+    wrapped: dict[str, Any] = {"anyOf": [inner, _REMOVAL]}
     if "description" in node:
         wrapped = {"description": node["description"], **wrapped}
     return wrapped
