@@ -85,6 +85,7 @@ def test_values_that_can_occur_are_not_warned(tmp_path: Path, event: str, condit
 def test_no_warning_when_an_option_changes_the_deck(tmp_path: Path) -> None:
     """Under the default options no card has rank 0, but with `zeros` switched on some do."""
     base = MINI.replace("deck_size: 40\n", "").replace("rules:", "options:\n  zeros:\n    set:\n      deck:\n"
+                        "        replace:\n"
                         "        - {kind: number, ranks: 0-9, per_color: 2}\n"
                         "        - {kind: skip, per_color: 1}\n        - {kind: wild, count: 2}\nrules:")
     assert rule(tmp_path, "card_played", "card.rank == 0", base) == []
@@ -93,10 +94,10 @@ def test_no_warning_when_an_option_changes_the_deck(tmp_path: Path) -> None:
 
 def test_a_side_no_deck_side_is_named(tmp_path: Path) -> None:
     path = tmp_path / "v.yaml"
-    path.write_text("unodsl: 1\nextends: flip\nrules:\n  - on: flipped\n    if: side == \"light\" or side == \"drk\"\n"
-                    "    do: draw(player, 1)\n")
+    path.write_text("unodsl: 1\nextends: flip\nrules:\n  - name: dark flip\n    on: flipped\n"
+                    "    if: side == \"light\" or side == \"drk\"\n    do: draw(player, 1)\n")
     found = [str(d).replace(str(path), "v.yaml") for d in validate_file(path, allow=[ROOT / "variants"])]
-    assert found == ['v.yaml:5:28: warning: side == "drk" never holds: `side` of a flipped event (a side\'s '
+    assert found == ['v.yaml:6:28: warning: side == "drk" never holds: `side` of a flipped event (a side\'s '
                      "name) is one of: light, dark\n  hint: did you mean 'dark'?"]
 
 
