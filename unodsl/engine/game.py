@@ -169,13 +169,20 @@ class Game:
         self._draw_rule = variant.turn.draw
 
     @classmethod
-    def _restore(cls, variant: Variant, pairing: list[tuple[Face, ...]], check: tuple[str, int],
+    def _restore(cls, variant: Variant, pairing: list[tuple[Face, ...]] | None, check: tuple[str, int],
                  payload: bytes) -> Game:
-        """Unpickle a game (see engine/snapshot.py)."""
+        """Unpickle a game (see engine/snapshot.py); no `pairing`: the variant's own deck."""
         from .snapshot import load_state
         game = cls.__new__(cls)
         game.variant = variant
-        game._decks, game._all_plays = _decks(variant, pairing)
+        if pairing is None:
+            game._rng = random.Random()
+            deck: Deck = variant.cache.get("deck") or game._make_deck()
+            pairing = deck[0]
+            game._decks, game._all_plays = deck[1], deck[2]
+        else:
+            game._decks, game._all_plays = _decks(variant, pairing)
+        game._pairing = pairing
         game.__dict__.update(load_state(game, check, payload))
         game._derive()
         return game
@@ -289,7 +296,9 @@ class Game:
     def __reduce__(self) -> tuple[Any, ...]:
         from .snapshot import dump_state  # the pickling format, kept out of the hot module
         check, payload = dump_state(self)
-        return (Game._restore, (self.variant, self._pairing, check, payload))
+        shared = self.variant.cache.get("deck")
+        pairing = None if shared is not None and shared[1] is self._decks else self._pairing
+        return (Game._restore, (self.variant, pairing, check, payload))
 
     def observation(self, player: int) -> PlayerView:
         """What `player` sees now: their hand, the public piles, the others' hand sizes
