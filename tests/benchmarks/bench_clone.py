@@ -57,7 +57,7 @@ def cost(games: list[Game], op: Callable[[Game], Any]) -> list[float]:
 
 def line(what: str, us: list[float]) -> str:
     us = sorted(us)
-    pick = lambda q: us[min(len(us) - 1, int(q * len(us)))]  # noqa: E731
+    pick = lambda q: us[min(len(us) - 1, int(q * len(us)))]
     return f"  {what:<20} median {statistics.median(us):7.1f} µs   p90 {pick(0.9):7.1f}   p99 {pick(0.99):7.1f}"
 
 
