@@ -155,8 +155,8 @@ def test_a_variable_holding_a_zone_names_the_clones_own_zone(tmp_path: Path) -> 
 
 def test_a_pending_stacked_draw_clones_and_pickles() -> None:
     g = game("house/draw_two_stacking", 3)
-    g.arrange({0: ["red draw two", "red 2", "red 3"], 1: ["blue draw two", "green 3", "green 4"], 2: ["blue 1", "blue 2"]},
-              discard=["red 9"])
+    g.arrange({0: ["red draw two", "red 2", "red 3"], 1: ["blue draw two", "green 3", "green 4"],
+               2: ["blue 1", "blue 2"]}, discard=["red 9"])
     answer(g, "play red draw two")
     assert g.penalty == 2 and g.penalty_answer is not None
     for other in (g.clone(), pickle.loads(pickle.dumps(g))):
