@@ -140,7 +140,8 @@ def play(variant: str | None, seat: int, players: int | None, agents: str, agent
                       "turns.")
         _scores(console, v, game, names, "Scores so far")
         if save_file is not None:
-            console.print(f"saved to {escape(save_file)}; go on with: unodsl play --resume {escape(save_file)}")
+            console.print(f"saved to {escape(save_file)}; go on with: unodsl play --resume {escape(save_file)}",
+                          soft_wrap=True)
     else:
         winner = game.winner
         assert winner is not None

@@ -51,6 +51,13 @@ class Log:
         return int(self.header["seed"])
 
     @property
+    def agent_seed(self) -> int:
+        """The seed the bots drew from (a log without it was written when `unodsl run`
+        seeded every table's bots with 0)."""
+        value = self.header.get("agent_seed", 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    @property
     def agents(self) -> list[str]:
         return [str(a) for a in self.header.get("agents", [])]
 
