@@ -5,8 +5,8 @@ seed, the turn guard), who plays it (each seat's agent and the agents' seed) and
 the answers given so far (`Game.actions`: card ids, words, colours, seats,
 booleans):
 
-    {"unodsl_save": 1, "variant": "UNO Classic", "file": "variants/classic.yaml",
-     "options": ["stacking"], "option_values": {"target": 500}, "players": 4,
+    {"unodsl_save": 1, "variant": "My UNO", "file": "my_uno.yaml",
+     "options": ["an_option"], "option_values": {"target": 500}, "players": 4,
      "seed": 7, "agents": ["greedy", "random", "greedy", "random"], "agent_seed": 7,
      "max_turns": 5000, "actions": [12, "draw", true, "red", …]}
 
