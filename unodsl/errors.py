@@ -85,10 +85,13 @@ class VariantRuntimeError(GameError):
         when = f"round {self.round}, turn {self.turn}" + (f", seed {self.seed}" if self.seed is not None else "")
         return f"{where}runtime error: {self.message} ({when})"
 
-    def with_agents(self, agents: Iterable[str]) -> VariantRuntimeError:
-        """The same error, its replay command naming the agents of each seat."""
+    def with_agents(self, agents: Iterable[str], agent_seed: int | None = None) -> VariantRuntimeError:
+        """The same error, its replay command naming the agents of each seat, and
+        their seed when it is not the game's (the default of `unodsl run`)."""
         if self.replay and " -a " not in self.replay:
             self.replay = f"{self.replay} -a {','.join(agents)}"
+        if self.replay and agent_seed is not None and agent_seed != self.seed and "--agent-seed" not in self.replay:
+            self.replay = f"{self.replay} --agent-seed {agent_seed}"
         return self
 
     def __str__(self) -> str:

@@ -45,10 +45,10 @@ class Bench:
         self.totals: dict[str, list[float]] = {}
 
     def _agents(self, names: list[str], n: int) -> Any:
-        try:
-            return self.pkg.make_agents(names, n, seed=self.seed)
-        except TypeError:
-            return self.pkg.make_agents(names, n)
+        """The agents as a user makes them: each tree's make_agents with its defaults
+        (before issue 14 random bots drew from the game's generator; after it, the
+        table's bots seed one of their own)."""
+        return self.pkg.make_agents(names, n)
 
     def mirror_games(self, players: int, seconds: float) -> None:
         games, start = 0, time.perf_counter()

@@ -199,9 +199,9 @@ def seatings(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """The seating of every game simulate plays, in order (make_agents spied on)."""
     seen: list[list[str]] = []
 
-    def spy(names: list[str], players: int) -> Any:
+    def spy(names: list[str], players: int, seed: int = 0) -> Any:
         seen.append(list(names))
-        return make_agents(names, players)
+        return make_agents(names, players, seed)
 
     monkeypatch.setattr(simulate_module, "make_agents", spy)
     return seen
@@ -261,7 +261,7 @@ def replay(agents: list[str], players: int, count: int, seed: int,
                 wins["agent_round"][seats[data["player"]]] += 1
 
         game = Game(variant, players, game_seed(seed, i), listeners=[on_round_end], listen_to=("round_end",))
-        game.autoplay(make_agents(seats, players))
+        game.autoplay(make_agents(seats, players, game_seed(seed, i)))  # the bots' seed: the game's
         assert game.winner is not None
         wins["game"][game.winner] += 1
         wins["agent_game"][seats[game.winner]] += 1

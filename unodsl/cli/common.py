@@ -15,11 +15,13 @@ from rich.markup import escape
 
 from ..errors import Diagnostic, VariantError, did_you_mean
 from ..players.bots import AGENTS
+from ..tools.save import Save, SaveError, load_save, load_saved_variant
 from ..tools.simulate import default_players
 from ..variant.load import load_variant
 from ..variant.model import Variant
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT), as shells report it
 
 
 class Console(rich.console.Console):
@@ -37,6 +39,11 @@ allow_option = click.option(
     "--allow", "allow", multiple=True, metavar="DIR", type=click.Path(file_okay=False),
     help="A folder whose files `extends:` may name, besides shipped variants and the folder of "
          "the variant file itself; repeatable.")
+
+agent_seed_option = click.option(
+    "--agent-seed", type=int, metavar="N",
+    help="Seed of the bots' own generator (default: the game's seed). The deals and shuffles "
+         "depend only on --seed; this changes only the random bots' choices.")
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, bool | str]:
@@ -89,3 +96,16 @@ def print_diagnostics(diags: list[Diagnostic], console: Console) -> None:
                       markup=True, highlight=False, soft_wrap=True)
         if d.hint:
             console.print(f"  hint: {d.hint}", soft_wrap=True, markup=False)
+
+
+def load_saved(resume_file: str, variant: str | None) -> tuple[Save, Variant]:
+    """The save in `resume_file` and its variant (`variant`, if given, in place of the
+    file the save names); a fault of either is reported, and the command exits."""
+    try:
+        saved = load_save(resume_file)
+        return saved, load_saved_variant(saved, variant)
+    except SaveError as err:
+        Console(stderr=True, highlight=False).print(f"[red]error:[/] {escape(str(err))}", soft_wrap=True)
+    except VariantError as err:
+        print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
+    sys.exit(EXIT_INVALID)

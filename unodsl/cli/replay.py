@@ -12,6 +12,7 @@ from ..errors import VariantError
 from ..tools import replay as lib
 from ..tools.narrator import Narrator
 from ..tools.replay import Log, LogError, ReplayResult
+from ..tools.save import write_save
 from .common import EXIT_INVALID, EXIT_OK, Console, print_diagnostics
 
 
@@ -23,13 +24,18 @@ from .common import EXIT_INVALID, EXIT_OK, Console, print_diagnostics
               help="Stop after N events and show the position then.")
 @click.option("-v", "--verbose", count=True,
               help="Tell the game as `unodsl run` does; -vv tells every turn.")
-def replay(log_file: str, variant: str | None, until: int | None, verbose: int) -> None:
+@click.option("--save", "save_file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Write a save of the replayed game (with --until: the answers given up to event N) to FILE; "
+              "`unodsl run --resume FILE` goes on from there.")
+def replay(log_file: str, variant: str | None, until: int | None, verbose: int, save_file: str | None) -> None:
     """Re-play the game in LOG (written by `run --log` or `play --log`) and check it.
 
     The variant the log names is loaded with its options, every decision is
     answered as the log says, and each event is compared with the logged one.
     Exit status: 0 identical, 1 a difference (or a log or variant that cannot be
-    replayed), 2 usage error.
+    replayed), 2 usage error. With --save, the game as replayed is saved (also
+    after a difference: the answers that were replayed), so that a position can
+    be handed on: `unodsl run --resume FILE` plays on from the first decision after it.
     """
     console = Console(highlight=False)
     errors = Console(stderr=True, highlight=False)
@@ -47,6 +53,10 @@ def replay(log_file: str, variant: str | None, until: int | None, verbose: int) 
         errors.print(f"[red]error:[/] {escape(str(err))}", soft_wrap=True)
         sys.exit(EXIT_INVALID)
     _verdict(result, console)
+    if save_file is not None and result.game is not None:
+        write_save(save_file, result.game, result.log.agents, result.log.agent_seed)
+        console.print(f"saved to {escape(save_file)} ({len(result.game.actions)} answers); "
+                      f"go on with: unodsl run --resume {escape(save_file)}", soft_wrap=True)
     sys.exit(EXIT_OK if result.identical else EXIT_INVALID)
 
 

@@ -59,6 +59,9 @@ class _Speed(ProgressColumn):
               "first agent, P2 the next, ...): the per-agent and per-seat figures then mix agent and seat.")
 @click.option("-s", "--seed", type=int, help="Master seed; game i plays with a seed derived from it and i "
               "(default: random, printed).")
+@click.option("--agent-seed", type=int, metavar="N",
+              help="The agents' master seed: game i's bots draw from a seed derived from it and i "
+              "(default: each game's bots use the game's own seed). The deals do not depend on it.")
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
               help="Switch an option of VARIANT on (NAME, NAME=off) or set a number option (NAME=300); "
               "repeatable.")
@@ -78,7 +81,8 @@ class _Speed(ProgressColumn):
               help="Write PNG charts to DIR (needs matplotlib: pip install matplotlib).")
 @allow_option
 def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
-             fixed_seats: bool, seed: int | None, option: tuple[str, ...], workers: int, max_turns: int,
+             fixed_seats: bool, seed: int | None, agent_seed: int | None, option: tuple[str, ...], workers: int,
+             max_turns: int,
              max_failures: int | None, other: str | None, other_option: tuple[str, ...], as_json: bool,
              plot_dir: str | None, allow: tuple[str, ...]) -> None:
     """Play many games of VARIANT with bots and report statistics.
@@ -126,7 +130,7 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
                 name = v.name + (f" ({label})" if vb is not None else "")
                 runs.append(lib.simulate(v, count, players=n, agents=seats, seed=seed, workers=workers,
                                          rounds_only=rounds is not None, max_turns=max_turns,
-                                         fixed_seats=fixed_seats, max_failures=max_failures,
+                                         fixed_seats=fixed_seats, max_failures=max_failures, agent_seed=agent_seed,
                                          progress=track(name, count)))
     except KeyboardInterrupt:
         err_console.print("interrupted")

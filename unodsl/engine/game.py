@@ -1248,12 +1248,15 @@ def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
 
 
 def replay_command(file: str, seed: int, players: int, agents: Sequence[str], max_turns: int,
-                   options: Iterable[tuple[str, Any]]) -> str:
+                   options: Iterable[tuple[str, Any]], agent_seed: int | None = None) -> str:
     """The `unodsl run` command that plays a game again: every option named, a switch
-    on or off and a number option at its value."""
+    on or off and a number option at its value, and the agents' seed when it is not
+    the game's (`unodsl run` seeds the agents with the game's seed by default)."""
     parts = ["unodsl", "run", file, "--seed", str(seed), "-p", str(players)]
     if agents:
         parts += ["-a", ",".join(agents)]
+    if agent_seed is not None and agent_seed != seed:
+        parts += ["--agent-seed", str(agent_seed)]
     if max_turns != MAX_TURNS:
         parts += ["--max-turns", str(max_turns)]
     for name, value in options:

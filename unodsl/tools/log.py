@@ -51,12 +51,15 @@ class EventLog:
             self.lines.append(event_line(name, data))
 
 
-def log_header(variant: Variant, players: int, seed: int, agents: list[str], max_turns: int) -> dict[str, Any]:
+def log_header(variant: Variant, players: int, seed: int, agents: list[str], max_turns: int,
+               agent_seed: int | None = None) -> dict[str, Any]:
     """What a replay needs besides the choices: the variant file and its options (the
-    switches that are on, and every number option's value), the
-    table, the seed, the seats' agents (bots draw from the game's generator) and the
-    turn guard."""
+    switches that are on, and every number option's value), the table, the seed, the
+    seats' agents and the turn guard. The agents' own seed (`agent_seed`, by default
+    the game's) is recorded too, so that `unodsl run` can play the game again; the
+    replay itself needs only the logged choices."""
     return {"variant": variant.name, "file": variant.file, "players": players, "seed": seed,
+            "agent_seed": seed if agent_seed is None else agent_seed,
             "agents": agents, "options": [o.name for o in variant.options if o.enabled],
             "option_values": {o.name: o.value for o in variant.options if o.type != "bool"}, "max_turns": max_turns}
 

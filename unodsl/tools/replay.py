@@ -22,7 +22,7 @@ from typing import Any
 from ..engine.actions import Decision, Play
 from ..engine.cards import Card
 from ..engine.game import MAX_TURNS, Game, Listener
-from ..errors import Pos, UnoDslError, VariantError
+from ..errors import IllegalAction, Pos, UnoDslError, VariantError
 from ..variant.load import load_variant
 from ..variant.model import Variant
 from .log import LOG_VERSION, event_line, plain
@@ -51,6 +51,13 @@ class Log:
         return int(self.header["seed"])
 
     @property
+    def agent_seed(self) -> int:
+        """The seed the bots drew from (a log without it was written when `unodsl run`
+        seeded every table's bots with 0)."""
+        value = self.header.get("agent_seed", 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    @property
     def agents(self) -> list[str]:
         return [str(a) for a in self.header.get("agents", [])]
 
@@ -62,6 +69,11 @@ class Log:
     def option_values(self) -> dict[str, bool | int]:
         """The value of each number option the game was played with."""
         return dict(self.header.get("option_values", {}))
+
+    @property
+    def start_actions(self) -> list[Any]:
+        """The answers given before the log starts (a game resumed from a save), else []."""
+        return list(self.header.get("start_actions", []))
 
     @property
     def max_turns(self) -> int:
@@ -162,6 +174,10 @@ def _header(line: str, where: str) -> dict[str, Any]:
         if not isinstance(value, kind) or isinstance(value, bool):
             raise LogError(f"{where}the header's {key!r} should be {'a number' if kind is int else 'a list'}, "
                            f"not {json.dumps(value)}")
+    start = header.get("start_actions", [])
+    if not isinstance(start, list) or not all(a is None or isinstance(a, bool | int | str) for a in start):
+        raise LogError(f"{where}the header's 'start_actions' should be a list of answers (card ids, words, "
+                       f"colours, seats, true/false), not {json.dumps(start)}")
     values = header.get("option_values", {})
     if not isinstance(values, dict) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
@@ -331,8 +347,7 @@ def replay(source: Log | str | Path | Iterable[str], variant: str | Path | None 
     checker = _Checker(log, until)
     errored = False
     try:
-        game = Game(v, log.players, log.seed, record=True, listeners=[*listeners, checker],
-                    max_turns=log.max_turns)
+        game = _start(v, log, [*listeners, checker])
         result.game = game
         _play(game, log)
     except _Stop as stop:
@@ -347,6 +362,22 @@ def replay(source: Log | str | Path | Iterable[str], variant: str | Path | None 
     if result.identical and not result.stopped and not errored:
         _ending(result)
     return result
+
+
+def _start(v: Variant, log: Log, listeners: list[Listener]) -> Game:
+    """The game where the log starts, told to `listeners`: a new game, or one resumed
+    after the answers the header gives (`start_actions`), its events counted from there."""
+    start = log.start_actions
+    if not start:
+        return Game(v, log.players, log.seed, record=True, listeners=listeners, max_turns=log.max_turns)
+    try:
+        game = Game.from_actions(v, log.players, log.seed, start, record=True, max_turns=log.max_turns)
+    except IllegalAction as err:
+        raise _Stop(problem=f"the answers the log starts after (start_actions) do not fit the game: {err}") from None
+    game.events = []  # the log's events start here
+    for listener in listeners:
+        game.watch(listener)
+    return game
 
 
 def _error(result: ReplayResult, err: UnoDslError, checker: _Checker) -> bool:

@@ -231,6 +231,7 @@ class Setup:
     rounds_only: bool = False
     fixed_seats: bool = False             # keep every agent in its seat instead of turning the table
     max_failures: int | None = None       # stop the run once this many games have failed
+    agent_seed: int | None = None         # the agents' master seed (None: each game's agents use its seed)
 
     @property
     def table(self) -> tuple[str, ...]:
@@ -253,7 +254,7 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
     seed = game_seed(setup.seed, index)
     n = setup.players
     seats = seating(setup.agents, n, index, fixed_seats=setup.fixed_seats)
-    bots = make_agents(seats, n)
+    bots = make_agents(seats, n, agents_seed(setup, index, seed))
     recorder = _Recorder(tally, seats)
     tally.games += 1
     try:
@@ -291,8 +292,15 @@ def _failure(setup: Setup, index: int, seed: int, seats: list[str], err: Excepti
         text = str(err)
     else:
         text = f"{type(err).__name__}: {err}"
-    replay = replay_command(setup.variant, seed, setup.players, seats, setup.max_turns, setup.options)
+    replay = replay_command(setup.variant, seed, setup.players, seats, setup.max_turns, setup.options,
+                            agent_seed=agents_seed(setup, index, seed))
     return Failure(index, seed, text, replay)
+
+
+def agents_seed(setup: Setup, index: int, seed: int) -> int:
+    """The seed of the agents of game `index` (whose own seed is `seed`): the game's
+    seed, or one derived from the run's agent seed and `index`, as the game's is."""
+    return seed if setup.agent_seed is None else game_seed(setup.agent_seed, index)
 
 
 def _enough_failures(setup: Setup, tally: Tally) -> bool:
@@ -410,7 +418,7 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
              agents: Sequence[str] = ("greedy", "random"), seed: int = 0,
              options: Mapping[str, bool | int | str] | None = None, workers: int = 1, rounds_only: bool = False,
              max_turns: int = 5_000, fixed_seats: bool = False, max_failures: int | None = None,
-             progress: Callable[[int], None] | None = None) -> Simulation:
+             progress: Callable[[int], None] | None = None, agent_seed: int | None = None) -> Simulation:
     """Play `count` games (or single rounds, with `rounds_only`) of a variant with bots.
 
     `agents` are cycled to fill the table, which turns one seat per game (see
@@ -418,6 +426,8 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
 
     `variant` is a path, a shipped variant's name or a loaded Variant (with more
     than one worker it is loaded again from its file, with the same options).
+    The agents of game i draw from their own generator, seeded with the game's seed,
+    or (given `agent_seed`) with a seed derived from `agent_seed` and i.
     `workers` > 1 plays in that many spawned processes; 0 means one per CPU. The
     figures do not depend on `workers`. `progress(k)` is called as k more games end.
 
@@ -444,7 +454,7 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     if max_failures is not None and max_failures < 1:
         raise UnoDslError("max_failures must be at least 1")
     setup = Setup(path, tuple(sorted(chosen.items())), n, tuple(agents), seed, max_turns, rounds_only, fixed_seats,
-                  max_failures)
+                  max_failures, agent_seed)
     workers = (os.cpu_count() or 1) if workers == 0 else workers
     workers = max(1, min(workers, count))
     tally = Tally(n)
@@ -508,7 +518,7 @@ def figures(sim: Simulation) -> dict[str, Any]:
         "variant": {"name": sim.name, "file": s.variant, "options": list(sim.options_on)},
         "mode": "rounds" if s.rounds_only else "games",
         "count": sim.count, "players": n, "agents": sim.seat_agents, "seating": sim.seating_mode, "seed": s.seed,
-        "max_turns": s.max_turns,
+        "agent_seed": s.agent_seed, "max_turns": s.max_turns,
         "games": {"started": t.games, "completed": t.completed if games_mode else None,
                   "abandoned": t.runaway if games_mode else None},
         "failures": {"count": t.failed, "stopped_early": sim.stopped_early,
