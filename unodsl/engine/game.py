@@ -1047,16 +1047,21 @@ class Game:
                 self.emit("card_played", {"player": p, "card": card})
             if "hand_changed" in self._watch:
                 self.emit("hand_changed", {"player": p, "size": len(hand)})
-        on_play = card.on_play if effect else ()
         if self._queue and self._drain():
-            if on_play:
-                self._paused.append((_PROGRAM, on_play, 0, {"player": p, "card": card}, 0))
+            if effect and card.on_play:
+                self._paused.append((_PROGRAM, card.on_play, 0, {"player": p, "card": card}, 0))
             return True
-        return bool(on_play) and self.perform(on_play, {"player": p, "card": card})
+        if effect and card.on_play:
+            return self.perform(card.on_play, {"player": p, "card": card})
+        return False
 
     def draw(self, p: int, count: int) -> list[Card]:
         """`p` draws up to `count` cards; an empty pile is refilled (COM-1)."""
         pile = self.draw_pile
+        if count == 1 and pile and not self._loud_draw:  # the common draw, told to no one
+            card = pile.pop()
+            self.hands[p].append(card)
+            return [card]
         hand = self.hands[p]
         got: list[Card] = []
         for _ in range(count):

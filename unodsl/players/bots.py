@@ -28,10 +28,11 @@ class RandomAgent:
 
     def __init__(self, rng: random.Random | int | None = None) -> None:
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng or 0)
+        self._random = self.rng.random
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
-        return options[int(self.rng.random() * len(options))]
+        return options[int(self._random() * len(options))]
 
 
 class GreedyAgent:
