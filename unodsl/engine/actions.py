@@ -6,7 +6,7 @@ from typing import Any, Literal, NamedTuple
 
 from .cards import Card
 
-DecisionKind = Literal["turn", "drawn", "color", "player", "card", "ask"]
+DecisionKind = Literal["turn", "drawn", "jump", "color", "player", "card", "ask"]
 
 
 class Play(NamedTuple):
@@ -59,7 +59,8 @@ class Decision(NamedTuple):
 # What an answer may be, by the kind of decision: its exact type (a subclass or a
 # look-alike is refused), before it is compared with the options.
 ANSWER_TYPES: dict[str, frozenset[type]] = {
-    "turn": frozenset({Play, _Word}), "drawn": frozenset({Play, _Word}), "color": frozenset({str}),
+    "turn": frozenset({Play, _Word}), "drawn": frozenset({Play, _Word}), "jump": frozenset({Play, _Word}),
+    "color": frozenset({str}),
     "player": frozenset({int}), "card": frozenset({Card}), "ask": frozenset({bool}),
 }
 

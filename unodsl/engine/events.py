@@ -94,10 +94,11 @@ EVENTS: dict[str, Event] = {
     "flagged": _event("a flag is set on a player",
                       flag=Field("str", "the flag's name")),
     "choice": _event("a player answered a decision",
-                     kind=Field("str", "the kind of decision: turn, drawn, color, player, card, ask"),
+                     kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask"),
                      value=Field("any", "the answer, by kind: turn — the card played, or the draw "
-                                 "(or pass) action; drawn — the drawn card played, or the keep action; color — "
-                                 "the colour; player — the seat; card — the card; ask — true or false (a rule "
+                                 "(or pass) action; drawn — the drawn card played, or the keep action; jump — "
+                                 "the card played out of turn, or the pass action; color — the colour; player — "
+                                 "the seat; card — the card; ask — true or false (a rule "
                                  "compares it with a card, colour, seat or true/false, not with text). Only the "
                                  "player who answered sees it", ("player",)),
                      prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "

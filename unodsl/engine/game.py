@@ -74,7 +74,9 @@ _MOVE_ON = 12  # (_MOVE_ON,): whose turn is next
 _BIND = 13  # waiting: (_BIND, var, env, decision): a program's variable takes the answer
 _TURN = 14  # waiting: (_TURN, p, decision): p's action for the turn
 _DRAWN = 15  # waiting: (_DRAWN, p, card, decision): play the card drawn, or keep it
-WAITING = (_BIND, _TURN, _DRAWN)
+_OFFER = 16  # (_OFFER, test, seats, k): offer out-of-turn plays to seats[k:] (see jump_in)
+_JUMP = 17  # waiting: (_JUMP, test, seats, k, decision): seats[k] plays out of turn, or passes
+WAITING = (_BIND, _TURN, _DRAWN, _JUMP)
 
 
 class Game:
@@ -121,6 +123,7 @@ class Game:
         self.skips = 0
         self.again = False
         self.next_override: int | None = None
+        self.offered: int | None = None  # the top card last offered for out-of-turn plays (its id)
         self.round_winner: int | None = None
         self.emptied: int | None = None  # the first hand emptied since the last check (see went_out)
         self.winner: int | None = None
@@ -467,7 +470,8 @@ class Game:
         top_card = self.discard_pile[-1] if self.discard_pile else None
         self.current_color = color if color is not None else (top_card.color if top_card else None)
         self.penalty, self.penalty_answer, self.round_winner, self.emptied = 0, None, None, None
-        self.skips, self.again, self.next_override = 0, False, None
+        self.previous_top = None  # no card has been played on the arranged pile
+        self.skips, self.again, self.next_override, self.offered = 0, False, None, None
         self._queue.clear()
         self._depth = 0
         self.replayable = False
@@ -894,6 +898,7 @@ class Game:
         self.next_override = None
         self.round_winner = None
         self.emptied = None
+        self.offered = None
         self.turns = 0
 
     def _setup_round(self) -> bool:
@@ -1138,6 +1143,46 @@ class Game:
             if "game_end" in self._watch:
                 self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
 
+    def jump_in(self, test: Lambda, after: int) -> bool:
+        """Offer out-of-turn plays on the top card: each other player in turn order
+        from the one after `after` who holds cards passing `test` may play one of them
+        or pass (a "jump" decision). The first who plays takes the turn over (see
+        _take_over); the offer then goes round again from them, on their card. A top
+        card is offered once. True if a player must be asked."""
+        top = self.discard_pile[-1] if self.discard_pile else None
+        if top is None or top.id == self.offered:
+            return False
+        self.offered = top.id
+        return self._offer(test, self._seats_after(after), 0)
+
+    def _seats_after(self, p: int) -> tuple[int, ...]:
+        return tuple((p + k * self.direction) % self.n for k in range(1, self.n))
+
+    def _offer(self, test: Lambda, seats: tuple[int, ...], k: int) -> bool:
+        for j in range(k, len(seats)):
+            q = seats[j]
+            plays = [self._plays[c.id] for c in self.hands[q] if self.call(test, c)]
+            if not plays:
+                continue
+            d = _decision((q, "jump", (*plays, PASS), "jump in", self.discard_pile[-1]))
+            answer = self._ask(d, (_JUMP, test, seats, j, d))
+            if answer is _ASK:
+                return True
+            if answer is not PASS:
+                return self._take_over(test, q, answer.card)
+        return False
+
+    def _take_over(self, test: Lambda, q: int, card: Card) -> bool:
+        """`q` plays `card` out of turn: it becomes q's turn (what the turn they jumped
+        into had pending — skips, an extra turn, a next player — is dropped), the card
+        is played with its effect, and play goes on from q."""
+        self.current = q
+        self.skips, self.again, self.next_override = 0, False, None
+        if self.play(q, card, True):
+            self._paused.append((_OFFER, test, (), -1))
+            return True
+        return self.jump_in(test, q)
+
     # -- what each frame does when it comes to the top ----------------------------
     def _f_program(self, f: Frame) -> bool:
         return self.perform(f[1], f[3], f[2], f[4])
@@ -1188,6 +1233,19 @@ class Game:
         self._move_on()
         return False
 
+    def _f_offer(self, f: Frame) -> bool:
+        _, test, seats, k = f
+        if k < 0:  # a card played out of turn has done its effect: offer again, from its player
+            return self.jump_in(test, self.current)
+        return self._offer(test, seats, k)
+
+    def _w_jump(self, f: Frame, answer: Any) -> bool:
+        _, test, seats, j, d = f
+        self._chosen(d, answer)
+        if answer is PASS:
+            return self._offer(test, seats, j + 1)
+        return self._take_over(test, d.player, answer.card)
+
     def _w_bind(self, f: Frame, answer: Any) -> bool:
         _, var, env, d = f
         self._chosen(d, answer)
@@ -1208,6 +1266,7 @@ _HANDLERS: tuple[Callable[..., bool], ...] = (
     Game._f_program, Game._f_for, Game._f_while, Game._f_repeat, Game._f_drain, Game._f_choose,
     Game._f_rounds, Game._f_setup_end, Game._f_turns, Game._f_turn_ask, Game._f_after_draw,
     Game._f_turn_end, Game._f_move_on, Game._w_bind, Game._w_turn, Game._w_drawn,
+    Game._f_offer, Game._w_jump,
 )
 
 _points = attrgetter("points")

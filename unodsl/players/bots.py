@@ -47,7 +47,7 @@ class GreedyAgent:
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
         hand = game.hands[decision.player]  # its own hand: nothing hidden is read
-        if decision.kind in ("turn", "drawn"):
+        if decision.kind in ("turn", "drawn", "jump"):
             plays = [o for o in options if isinstance(o, Play)]
             if plays:
                 return max(plays, key=lambda o: (o.card.points, -o.card.id))

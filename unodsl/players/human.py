@@ -31,6 +31,8 @@ KIND_HELP = {
             "nothing else is possible.",
     "drawn": "The card you just drew can be played: play it now, or keep it in your hand "
              "(your turn then ends).",
+    "jump": "You may play out of turn: play one of the cards listed on the top card (play then "
+            "goes on from you), or pass.",
     "color": "Name the colour the next player must match.",
     "player": "Pick one of the players listed; the card or rule that asks applies to them.",
     "card": "Pick one of the cards listed (from the cards shown, usually your hand).",
@@ -146,6 +148,8 @@ def question(decision: Decision, names: Sequence[str] = ()) -> str:
         drawn = next((o.card for o in decision.options if isinstance(o, Play)), None)
         shown = card_text(drawn) if drawn is not None else "a card"
         return f"You drew {shown}, which you can play. Play it or keep it?"
+    if kind == "jump":
+        return f"[bold]Jump in?[/] You may play on{about} out of turn, or pass."
     if kind == "color":
         return "Name a colour."
     if kind == "player":

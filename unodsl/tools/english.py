@@ -785,6 +785,13 @@ def apply_(e: English, a: Args) -> Said:
 
 
 @phrase
+def jump_in_(e: English, a: Args) -> Said:
+    nouns = join([article(n) for n in e.card_nouns(a["test"])], "or")
+    return Said(clause=Clause("any other player", f"may play {nouns} out of turn, in turn order from the next "
+                              "player; the first who does takes the turn over, and play goes on from them"))
+
+
+@phrase
 def flag_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.value(a["who"]), f"{{is}} marked {e.value(a['flag'])}"))
 

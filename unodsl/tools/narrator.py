@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from ..engine.actions import DRAW
+from ..engine.actions import DRAW, PASS
 from ..engine.cards import Card
 from ..engine.events import EVENTS
 from ..engine.game import Game
@@ -48,6 +48,7 @@ class Narrator:
         self.verbose = verbose
         self.cause: str | None = None  # why a draw happens now (None: the player's own draw)
         self.asked: tuple[int, str] | None = None  # the last question answered yes: (who, prompt)
+        self.jumping: int | None = None  # a player who chose to play out of turn, until their card is played
         self.pending: dict[int, int] = {}  # cards drawn and not told yet, by player
         self.penalty_told = False
         self.taking = 0  # the penalty the current player chose to take, until drawn
@@ -106,7 +107,9 @@ class Narrator:
         card: Card = d["card"]
         left = len(self.game.hands[d["player"]])
         self.cause, self.asked = f"{self.who(d['player'])}'s {card_text(card)}", None
-        self.say(f"  {self.who(d['player'])} plays {card_text(card)} ({left} left)")
+        jumped, self.jumping = self.jumping == d["player"], None
+        verb = "jumps in with" if jumped else "plays"
+        self.say(f"  {self.who(d['player'])} {verb} {card_text(card)} ({left} left)")
 
     def on_rule_fired(self, d: dict[str, Any]) -> None:
         if self.verbose:
@@ -184,6 +187,8 @@ class Narrator:
         if kind == "ask" and answers is not None and not self.verbose:
             answers.setdefault((d["player"], prompt), []).append("yes" if value else "no")
             return
+        if kind == "jump" and value is not PASS:
+            self.jumping = d["player"]  # the card played next is played out of turn
         if kind == "turn" and value is DRAW:
             self.cause, self.asked, self.taking = None, None, self.game.penalty
         if kind == "ask" and value is True and prompt not in DECLARATIONS:

@@ -203,6 +203,17 @@ def apply(g: Game, card: Card | None, by: int) -> Any:
     return None
 
 
+@effect("test: fn, after: player = player")
+def jump_in(g: Game, test: Lambda, after: int) -> Any:
+    """Out-of-turn play: every other player, in turn order from the one after `after`,
+    who holds cards that pass `test` may play one of them on the top card or pass.
+    The first who plays takes the turn over — what the turn had pending (skips, an
+    extra turn) is dropped, their card takes effect, and play goes on from them —
+    and the offer goes round again from them. Each top card is offered once; e.g.
+    a rule `on: turn_end` with `jump_in(c -> c.color == top.color and c.symbol == top.symbol)`."""
+    return PAUSED if g.jump_in(test, after) else None
+
+
 @effect("who: player, flag: str")
 def flag(g: Game, who: int, flag: str) -> None:
     """Mark `who` with `flag` until unflagged or the round ends."""
