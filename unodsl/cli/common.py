@@ -32,6 +32,7 @@ from rich.text import Text
 
 from ..errors import Diagnostic, VariantError, did_you_mean
 from ..players.bots import AGENTS
+from ..tools.cluster import Cluster, ClusterUnavailable, check_cluster
 from ..tools.save import Save, SaveError, load_save, load_saved_variant
 from ..tools.simulate import default_players
 from ..variant.load import load_variant
@@ -61,6 +62,13 @@ agent_seed_option = click.option(
     "--agent-seed", type=int, metavar="N",
     help="Seed of the bots' own generator (default: the game's seed). The deals and shuffles "
          "depend only on --seed; this changes only the random bots' choices.")
+
+
+cluster_option = click.option(
+    "--cluster", metavar="ADDRESS",
+    help="Play on a dask.distributed cluster: the address of a running scheduler (tcp://host:8786), or "
+         "'local' to start one on this machine with --workers processes (default: one per CPU). The figures "
+         "are those of a local run. Needs the [cluster] extra.")
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, bool | str]:
@@ -179,3 +187,18 @@ def report_table(title: str, *columns: str) -> Table:
     for i, col in enumerate(columns):
         table.add_column(col, justify="left" if i == 0 else "right", overflow="fold")  # never cut short
     return table
+
+
+@contextmanager
+def open_cluster(address: str | None, workers: int | None) -> Iterator[Cluster | None]:
+    """The cluster of `--cluster` (None without it), closed at the end; `workers` is the
+    LocalCluster's size for "local" (None or 0: one per CPU)."""
+    if address is None:
+        yield None
+        return
+    try:
+        check_cluster()
+    except ClusterUnavailable as err:
+        raise click.ClickException(str(err)) from err
+    with Cluster(address, workers=workers or 0) as cluster:
+        yield cluster

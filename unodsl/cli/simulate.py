@@ -17,7 +17,16 @@ from ..tools import simulate as lib
 from ..tools.plots import PlotUnavailable
 from ..tools.simulate import ALPHA, Comparison, Simulation, TestResult
 from ..variant.load import load_variant
-from .common import EXIT_INVALID, Console, agent_names, allow_option, parse_options, print_diagnostics
+from .common import (
+    EXIT_INVALID,
+    Console,
+    agent_names,
+    allow_option,
+    cluster_option,
+    open_cluster,
+    parse_options,
+    print_diagnostics,
+)
 from .common import num as _num
 from .common import pct as _pct
 from .common import progress_bars as _progress
@@ -43,8 +52,10 @@ from .common import report_table as _table
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
               help="Switch an option of VARIANT on (NAME, NAME=off) or set a number option (NAME=300); "
               "repeatable.")
-@click.option("-w", "--workers", type=click.IntRange(0), default=1, show_default=True,
-              help="Worker processes (0: one per CPU). The figures do not depend on it.")
+@click.option("-w", "--workers", type=click.IntRange(0),
+              help="Worker processes (0: one per CPU; default 1, or one per CPU with --cluster local). The "
+              "figures do not depend on it.")
+@cluster_option
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="A round longer than this is a runaway: counted, and its game abandoned.")
 @click.option("--max-failures", type=click.IntRange(1), metavar="N",
@@ -59,8 +70,8 @@ from .common import report_table as _table
               help="Write PNG charts to DIR (needs matplotlib: pip install matplotlib).")
 @allow_option
 def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
-             fixed_seats: bool, seed: int | None, agent_seed: int | None, option: tuple[str, ...], workers: int,
-             max_turns: int,
+             fixed_seats: bool, seed: int | None, agent_seed: int | None, option: tuple[str, ...],
+             workers: int | None, cluster: str | None, max_turns: int,
              max_failures: int | None, other: str | None, other_option: tuple[str, ...], as_json: bool,
              plot_dir: str | None, allow: tuple[str, ...]) -> None:
     """Play many games of VARIANT with bots and report statistics.
@@ -101,12 +112,13 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
     unit = "rounds" if rounds else "games"
     runs: list[Simulation] = []
     try:
-        with _progress(err_console, unit) as track:
+        with open_cluster(cluster, workers) as on, _progress(err_console, unit) as track:
             for v, label in ((va, "A"), (vb, "B")):
                 if v is None:
                     continue
                 name = v.name + (f" ({label})" if vb is not None else "")
-                runs.append(lib.simulate(v, count, players=n, agents=seats, seed=seed, workers=workers,
+                runs.append(lib.simulate(v, count, players=n, agents=seats, seed=seed,
+                                         workers=1 if workers is None else workers, cluster=on,
                                          rounds_only=rounds is not None, max_turns=max_turns,
                                          fixed_seats=fixed_seats, max_failures=max_failures, agent_seed=agent_seed,
                                          progress=track(name, count)))

@@ -24,7 +24,9 @@ from .common import (
     Console,
     agent_names,
     allow_option,
+    cluster_option,
     num,
+    open_cluster,
     parse_options,
     pct,
     print_diagnostics,
@@ -53,8 +55,10 @@ TEST_SHORT = {"two-proportion z-test": "z", "Welch's t-test": "t", "Mann–Whitn
 @click.option("--fixed-seats", is_flag=True, help="Keep the agents in the same seats in every game.")
 @click.option("-s", "--seed", type=int, help="Master seed, the same in every cell (default: random, printed).")
 @click.option("--agent-seed", type=int, metavar="N", help="The agents' master seed, as in simulate.")
-@click.option("-w", "--workers", type=click.IntRange(0), default=1, show_default=True,
-              help="Worker processes (0: one per CPU). The figures do not depend on it.")
+@click.option("-w", "--workers", type=click.IntRange(0),
+              help="Worker processes (0: one per CPU; default 1, or one per CPU with --cluster local). The "
+              "figures do not depend on it.")
+@cluster_option
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="A round longer than this is a runaway: counted, and its game abandoned.")
 @click.option("--max-failures", type=click.IntRange(1), metavar="N", help="Stop a cell after N failed games.")
@@ -65,7 +69,8 @@ TEST_SHORT = {"two-proportion z-test": "z", "Welch's t-test": "t", "Mann–Whitn
 @allow_option
 def sweep(variants: tuple[str, ...], games: int | None, rounds: int | None, players_text: str | None,
           lineups: tuple[str, ...], option: tuple[str, ...], grid: tuple[str, ...], fixed_seats: bool,
-          seed: int | None, agent_seed: int | None, workers: int, max_turns: int, max_failures: int | None,
+          seed: int | None, agent_seed: int | None, workers: int | None, cluster: str | None, max_turns: int,
+          max_failures: int | None,
           as_json: bool, as_csv: bool, plot_dir: str | None, allow: tuple[str, ...]) -> None:
     """Simulate every cell of a grid of VARIANT files, options, agent line-ups and
     player counts, and test each cell against its base.
@@ -109,11 +114,12 @@ def sweep(variants: tuple[str, ...], games: int | None, rounds: int | None, play
     cells = the_grid.cells()
     unit = "rounds" if rounds else "games"
     try:
-        with progress_bars(err_console, unit) as track:
+        with open_cluster(cluster, workers) as on, progress_bars(err_console, unit) as track:
             advance = track(f"sweep of {len(cells)} cells", len(cells) * count)
             result = lib.sweep(the_grid, count, seed=seed, rounds_only=rounds is not None, max_turns=max_turns,
                                fixed_seats=fixed_seats, max_failures=max_failures, agent_seed=agent_seed,
-                               workers=workers, allow=allow, progress=lambda cell: advance)
+                               workers=1 if workers is None else workers, allow=allow,
+                               progress=lambda cell: advance, cluster=on)
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
