@@ -20,6 +20,7 @@ from .rulebook import rulebook
 from .run import run
 from .schema import schema_command
 from .simulate import simulate
+from .sweep import sweep
 from .validate import validate
 
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -51,7 +52,7 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, validate, schema_command, explain, list_command, options_command,
+for command in (run, play, replay, simulate, sweep, validate, schema_command, explain, list_command, options_command,
                 rulebook, lsp):
     main.add_command(command)
 

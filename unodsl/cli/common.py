@@ -1,4 +1,5 @@
-"""What the commands share: exit codes, option parsing, loading a game's set-up, printing diagnostics.
+"""What the commands share: exit codes, option parsing, loading a game's set-up, printing diagnostics,
+progress bars and report tables.
 
 Imports no command module: each command imports from here, never from another command.
 """
@@ -8,13 +9,30 @@ from __future__ import annotations
 import errno
 import random
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import click
 import rich.console
+from rich import box
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
 
 from ..errors import Diagnostic, VariantError, did_you_mean
 from ..players.bots import AGENTS
+from ..tools.cluster import Cluster, ClusterUnavailable, check_cluster
 from ..tools.save import Save, SaveError, load_save, load_saved_variant
 from ..tools.simulate import default_players
 from ..variant.load import load_variant
@@ -44,6 +62,13 @@ agent_seed_option = click.option(
     "--agent-seed", type=int, metavar="N",
     help="Seed of the bots' own generator (default: the game's seed). The deals and shuffles "
          "depend only on --seed; this changes only the random bots' choices.")
+
+
+cluster_option = click.option(
+    "--cluster", metavar="ADDRESS",
+    help="Play on a dask.distributed cluster: the address of a running scheduler (tcp://host:8786), or "
+         "'local' to start one on this machine with --workers processes (default: one per CPU). The figures "
+         "are those of a local run. Needs the [cluster] extra.")
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, bool | str]:
@@ -109,3 +134,71 @@ def load_saved(resume_file: str, variant: str | None) -> tuple[Save, Variant]:
     except VariantError as err:
         print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
     sys.exit(EXIT_INVALID)
+
+
+# --------------------------------------------------------------------------
+# Progress and tables of the simulating commands
+
+
+class Speed(ProgressColumn):
+    """Games (or rounds) per second."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.1f} {self.unit}/s", style="progress.data.speed")
+
+
+@contextmanager
+def progress_bars(console: Console, unit: str) -> Iterator[Callable[[str, int], Callable[[int], None] | None]]:
+    """A rich progress bar on a terminal; nothing when output is piped."""
+    if not console.is_terminal:
+        yield lambda name, total: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Speed(unit),
+               TextColumn("eta"), TimeRemainingColumn(), TextColumn("elapsed"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        def track(name: str, total: int) -> Callable[[int], None]:
+            task = progress.add_task(name, total=total)
+            return lambda k: progress.advance(task, k)
+        yield track
+
+
+def pct(p: dict[str, Any] | None) -> str:
+    if not p or p.get("rate") is None:
+        return "–"
+    lo, hi = p["ci95"]
+    return f"{100 * p['rate']:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+def num(x: float | None, digits: int = 2) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, int) or float(x).is_integer():
+        return f"{int(x):,}"
+    return f"{x:,.{digits}f}"
+
+
+def report_table(title: str, *columns: str) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    for i, col in enumerate(columns):
+        table.add_column(col, justify="left" if i == 0 else "right", overflow="fold")  # never cut short
+    return table
+
+
+@contextmanager
+def open_cluster(address: str | None, workers: int | None) -> Iterator[Cluster | None]:
+    """The cluster of `--cluster` (None without it), closed at the end; `workers` is the
+    LocalCluster's size for "local" (None or 0: one per CPU)."""
+    if address is None:
+        yield None
+        return
+    try:
+        check_cluster()
+    except ClusterUnavailable as err:
+        raise click.ClickException(str(err)) from err
+    with Cluster(address, workers=workers or 0) as cluster:
+        yield cluster

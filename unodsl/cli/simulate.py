@@ -5,25 +5,11 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import click
-from rich import box
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from rich.text import Text
 
 from ..errors import UnoDslError, VariantError
 from ..tools import plots
@@ -31,19 +17,20 @@ from ..tools import simulate as lib
 from ..tools.plots import PlotUnavailable
 from ..tools.simulate import ALPHA, Comparison, Simulation, TestResult
 from ..variant.load import load_variant
-from .common import EXIT_INVALID, Console, agent_names, allow_option, parse_options, print_diagnostics
-
-
-class _Speed(ProgressColumn):
-    """Games (or rounds) per second."""
-
-    def __init__(self, unit: str) -> None:
-        super().__init__()
-        self.unit = unit
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.1f} {self.unit}/s", style="progress.data.speed")
+from .common import (
+    EXIT_INVALID,
+    Console,
+    agent_names,
+    allow_option,
+    cluster_option,
+    open_cluster,
+    parse_options,
+    print_diagnostics,
+)
+from .common import num as _num
+from .common import pct as _pct
+from .common import progress_bars as _progress
+from .common import report_table as _table
 
 
 @click.command(name="simulate")
@@ -65,8 +52,10 @@ class _Speed(ProgressColumn):
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
               help="Switch an option of VARIANT on (NAME, NAME=off) or set a number option (NAME=300); "
               "repeatable.")
-@click.option("-w", "--workers", type=click.IntRange(0), default=1, show_default=True,
-              help="Worker processes (0: one per CPU). The figures do not depend on it.")
+@click.option("-w", "--workers", type=click.IntRange(0),
+              help="Worker processes (0: one per CPU; default 1, or one per CPU with --cluster local). The "
+              "figures do not depend on it.")
+@cluster_option
 @click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
               help="A round longer than this is a runaway: counted, and its game abandoned.")
 @click.option("--max-failures", type=click.IntRange(1), metavar="N",
@@ -81,8 +70,8 @@ class _Speed(ProgressColumn):
               help="Write PNG charts to DIR (needs matplotlib: pip install matplotlib).")
 @allow_option
 def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
-             fixed_seats: bool, seed: int | None, agent_seed: int | None, option: tuple[str, ...], workers: int,
-             max_turns: int,
+             fixed_seats: bool, seed: int | None, agent_seed: int | None, option: tuple[str, ...],
+             workers: int | None, cluster: str | None, max_turns: int,
              max_failures: int | None, other: str | None, other_option: tuple[str, ...], as_json: bool,
              plot_dir: str | None, allow: tuple[str, ...]) -> None:
     """Play many games of VARIANT with bots and report statistics.
@@ -123,12 +112,13 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
     unit = "rounds" if rounds else "games"
     runs: list[Simulation] = []
     try:
-        with _progress(err_console, unit) as track:
+        with open_cluster(cluster, workers) as on, _progress(err_console, unit) as track:
             for v, label in ((va, "A"), (vb, "B")):
                 if v is None:
                     continue
                 name = v.name + (f" ({label})" if vb is not None else "")
-                runs.append(lib.simulate(v, count, players=n, agents=seats, seed=seed, workers=workers,
+                runs.append(lib.simulate(v, count, players=n, agents=seats, seed=seed,
+                                         workers=1 if workers is None else workers, cluster=on,
                                          rounds_only=rounds is not None, max_turns=max_turns,
                                          fixed_seats=fixed_seats, max_failures=max_failures, agent_seed=agent_seed,
                                          progress=track(name, count)))
@@ -161,38 +151,8 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
         sys.exit(EXIT_INVALID)
 
 
-@contextmanager
-def _progress(console: Console, unit: str) -> Iterator[Callable[[str, int], Callable[[int], None] | None]]:
-    """A rich progress bar on a terminal; nothing when output is piped."""
-    if not console.is_terminal:
-        yield lambda name, total: None
-        return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), _Speed(unit),
-               TextColumn("eta"), TimeRemainingColumn(), TextColumn("elapsed"), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
-        def track(name: str, total: int) -> Callable[[int], None]:
-            task = progress.add_task(name, total=total)
-            return lambda k: progress.advance(task, k)
-        yield track
-
-
 # --------------------------------------------------------------------------
 # The report
-
-
-def _pct(p: dict[str, Any] | None) -> str:
-    if not p or p.get("rate") is None:
-        return "–"
-    lo, hi = p["ci95"]
-    return f"{100 * p['rate']:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
-
-
-def _num(x: float | None, digits: int = 2) -> str:
-    if x is None:
-        return "–"
-    if isinstance(x, int) or float(x).is_integer():
-        return f"{int(x):,}"
-    return f"{x:,.{digits}f}"
 
 
 def _mean(d: dict[str, Any]) -> str:
@@ -210,13 +170,6 @@ def _seats(f: dict[str, Any]) -> str:
     if f["seating"] == "fixed":
         return ", ".join(f"P{p + 1} {a}" for p, a in enumerate(f["agents"])) + "; fixed seats"
     return f"{', '.join(f['agents'])}; seats rotate each game"
-
-
-def _table(title: str, *columns: str) -> Table:
-    table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-    for i, col in enumerate(columns):
-        table.add_column(col, justify="left" if i == 0 else "right", overflow="fold")  # never cut short
-    return table
 
 
 def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str, Any]],

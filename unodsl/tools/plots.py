@@ -114,3 +114,108 @@ def _subtitle(f: dict[str, Any]) -> str:
     seats = "fixed seats" if f.get("seating") == "fixed" else "seats rotating"
     return (f"{f['count']:,} {unit}, {f['players']} players ({', '.join(dict.fromkeys(f['agents']))}; {seats}), "
             f"seed {f['seed']}")
+
+
+# --------------------------------------------------------------------------
+# Sweeps
+
+
+def sweep_charts(figs: dict[str, Any], directory: str | Path) -> list[Path]:
+    """Heat maps of a sweep (`Sweep.figures()`) over its grid, rules down and player counts
+    across, each beside the same figures as points with their 95% interval bars:
+    first-seat advantage (percentage points over a fair share) and turns per round."""
+    plt = _pyplot()
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    cells = figs["cells"]
+    rows = list(dict.fromkeys(_rules(c) for c in cells))
+    players = sorted({c["players"] for c in cells})
+    charts = [("first_seat_advantage.png", "first-seat advantage, percentage points (95% CI)", "RdBu_r", True),
+              ("turns_per_round.png", "turns per round, mean (95% CI)", "viridis", False)]
+    written = []
+    for name, title, cmap, centred in charts:
+        grid = [[math.nan] * len(players) for _ in rows]
+        bounds: dict[tuple[int, int], list[float] | None] = {}
+        for c in cells:
+            value, ci = _pick(c["summary"], centred)
+            i, j = rows.index(_rules(c)), players.index(c["players"])
+            grid[i][j] = math.nan if value is None else value
+            bounds[i, j] = ci
+        fig, (ax, bx) = plt.subplots(1, 2, figsize=(12.8, 1.6 + 0.7 * len(rows) + 2.2),
+                                     gridspec_kw={"width_ratios": [1.2, 1]})
+        finite = [v for r in grid for v in r if math.isfinite(v)]
+        lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
+        if centred:
+            edge = max(abs(lo), abs(hi), 1e-9)
+            lo, hi = -edge, edge
+        image = ax.imshow(grid, cmap=cmap, vmin=lo, vmax=hi, aspect="auto")
+        fig.colorbar(image, ax=ax, shrink=0.8)
+        for (i, j), ci in bounds.items():
+            v = grid[i][j]
+            if math.isfinite(v):
+                text = f"{v:+.1f}" if centred else f"{v:.1f}"
+                text += f"\n{ci[0]:.1f}…{ci[1]:.1f}" if ci else ""
+                ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                        color="white" if _dark(v, lo, hi, centred) else "black")
+        ax.set_xticks(range(len(players)), [str(p) for p in players])
+        ax.set_yticks(range(len(rows)), [_wrap(r) for r in rows], fontsize=8)
+        ax.set_xlabel("players")
+        ax.set_title(title, fontsize=10)
+        shift = 0.08
+        for i, row in enumerate(rows):
+            xs: list[float] = []
+            ys: list[float] = []
+            errs: list[list[float]] = [[], []]
+            for j, p in enumerate(players):
+                ci = bounds.get((i, j))
+                if math.isfinite(grid[i][j]) and ci:
+                    xs.append(p + (i - (len(rows) - 1) / 2) * shift)
+                    ys.append(grid[i][j])
+                    errs[0].append(grid[i][j] - ci[0])
+                    errs[1].append(ci[1] - grid[i][j])
+            bx.errorbar(xs, ys, yerr=errs, capsize=3, marker="o", markersize=4, label=_wrap(row))
+        if centred:
+            bx.axhline(0, color="grey", linestyle="--", linewidth=1)
+        bx.set_xticks(players)
+        bx.set_xlabel("players")
+        bx.set_title(title, fontsize=10)
+        bx.legend(fontsize=7)
+        unit = "games" if cells[0]["figures"]["mode"] == "games" else "rounds"
+        fig.suptitle(f"{cells[0]['figures']['count']:,} {unit} per cell, seed {cells[0]['figures']['seed']}",
+                     fontsize=9)
+        fig.tight_layout()
+        written.append(_save(fig, plt, out / name))
+    return written
+
+
+def _pick(summary: dict[str, Any], first_seat: bool) -> tuple[float | None, list[float] | None]:
+    """A cell's value and interval: first-seat advantage, or mean turns per round."""
+    if first_seat:
+        return summary["first_seat"]["advantage_pp"], summary["first_seat"]["advantage_ci95"]
+    turns = summary["turns_per_round"]
+    return (None, None) if turns is None else (turns["mean"], turns["ci95"])
+
+
+def _rules(cell: dict[str, Any]) -> str:
+    """A cell's row in the heat maps: everything but its player count."""
+    options = "".join(f" {k}={v}" for k, v in cell["options"].items())
+    return f"{Path(cell['variant']).stem}{options} [{','.join(cell['agents'])}]"
+
+
+def _wrap(text: str, width: int = 28) -> str:
+    words, lines, line = text.split(" "), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return "\n".join([*lines, line])
+
+
+def _dark(value: float, lo: float, hi: float, centred: bool) -> bool:
+    """Whether a heat-map cell is dark enough to need white text."""
+    if hi <= lo:
+        return False
+    x = (value - lo) / (hi - lo)
+    return abs(x - 0.5) > 0.3 if centred else x < 0.45

@@ -43,6 +43,7 @@ from ..players.bots import AGENTS, make_agents
 from ..variant.load import load_variant
 from ..variant.model import Variant
 from ..variant.resolve import resolve
+from .cluster import Cluster
 from .stats import (
     at_rank,
     chi_square,
@@ -373,6 +374,19 @@ def _play_in_processes(setup: Setup, count: int, workers: int, tally: Tally,
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _play_on_cluster(setup: Setup, count: int, cluster: Cluster, tally: Tally,
+                     progress: Callable[[int], None] | None) -> None:
+    """Play chunks of games on a dask cluster, a few chunks in flight per worker thread.
+    A chunk lost with a worker is played again by the scheduler: its games are seeded,
+    so it gives the same tally, and the merged figures are those of a local run."""
+    workers = cluster.workers
+    chunks = ((setup, start, stop) for start, stop in _chunks(count, workers))
+    for part in cluster.map_unordered(_play_chunk, chunks, 4 * workers, lambda: _enough_failures(setup, tally)):
+        tally.merge(part)
+        if progress is not None:
+            progress(part.games)
+
+
 @dataclass
 class Simulation:
     """The result of a batch: what was played, the tally, and how long it took."""
@@ -418,7 +432,8 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
              agents: Sequence[str] = ("greedy", "random"), seed: int = 0,
              options: Mapping[str, bool | int | str] | None = None, workers: int = 1, rounds_only: bool = False,
              max_turns: int = 5_000, fixed_seats: bool = False, max_failures: int | None = None,
-             progress: Callable[[int], None] | None = None, agent_seed: int | None = None) -> Simulation:
+             progress: Callable[[int], None] | None = None, agent_seed: int | None = None,
+             cluster: Cluster | str | None = None) -> Simulation:
     """Play `count` games (or single rounds, with `rounds_only`) of a variant with bots.
 
     `agents` are cycled to fill the table, which turns one seat per game (see
@@ -430,6 +445,9 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     or (given `agent_seed`) with a seed derived from `agent_seed` and i.
     `workers` > 1 plays in that many spawned processes; 0 means one per CPU. The
     figures do not depend on `workers`. `progress(k)` is called as k more games end.
+    `cluster` plays on a dask.distributed cluster instead (a `Cluster`, or an address
+    or "local", connected to for this run): chunks of seeds are sent to its workers,
+    and the figures are the same as a local run's.
 
     A game that fails (a runtime error of the variant, …) is counted, the first
     few are kept with their seed, error and a replay command, and the run goes
@@ -459,7 +477,15 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     workers = max(1, min(workers, count))
     tally = Tally(n)
     start = time.perf_counter()
-    if workers == 1:
+    if isinstance(cluster, str):
+        with Cluster(cluster, workers=workers) as opened:
+            return simulate(loaded, count, players=n, agents=agents, seed=seed, rounds_only=rounds_only,
+                            max_turns=max_turns, fixed_seats=fixed_seats, max_failures=max_failures,
+                            progress=progress, agent_seed=agent_seed, cluster=opened)
+    if cluster is not None:
+        workers = cluster.workers
+        _play_on_cluster(setup, count, cluster, tally, progress)
+    elif workers == 1:
         for index in range(count):
             play_one(loaded, setup, index, tally)
             if progress is not None:

@@ -3,7 +3,8 @@
 Descriptive figures are computed from histograms of integers (value -> count);
 intervals: Wilson for proportions, order statistics for quantiles; tests:
 Welch's t, Mann–Whitney U (exact from histograms, with tie correction), the
-two-proportion z-test and Pearson's chi-square test of homogeneity. The
+two-proportion z-test, Fisher's exact test and Pearson's chi-square test of
+homogeneity. The
 distribution functions were checked against scipy.
 """
 
@@ -251,3 +252,26 @@ def chi_square(a: Sequence[int], b: Sequence[int]) -> tuple[float, int, float]:
             stat += (observed - expected) ** 2 / expected
     df = len(cols) - 1
     return stat, df, chi2_sf(stat, df)
+
+
+def fisher_exact(ka: int, na: int, kb: int, nb: int) -> float:
+    """Fisher's exact test of two proportions ka/na and kb/nb: the two-sided p-value (the
+    tables at most as likely as the one seen, given its margins; as scipy's `fisher_exact`).
+    Its cost grows with the smaller margin, so it suits rare events."""
+    if na == 0 or nb == 0:
+        return math.nan
+    hits, total = ka + kb, na + nb
+    if 2 * hits > total:  # count the misses instead: the same tables, fewer of them
+        ka, kb, hits = na - ka, nb - kb, total - hits
+    lo, hi = max(0, hits - nb), min(hits, na)
+
+    def log_pmf(x: int) -> float:
+        return _log_choose(na, x) + _log_choose(nb, hits - x) - _log_choose(total, hits)
+
+    observed = log_pmf(ka)
+    p = sum(math.exp(log_pmf(x)) for x in range(lo, hi + 1) if log_pmf(x) <= observed + 1e-7)
+    return min(1.0, p)
+
+
+def _log_choose(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
