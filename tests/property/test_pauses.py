@@ -11,6 +11,7 @@ made again from its answers.
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import random
 from pathlib import Path
@@ -110,10 +111,8 @@ def test_stopping_at_every_decision_is_the_game_played_without_stopping(
     end = answer_on(stopping, list(picks))
     flowing = Game(variant, players, seed, record=True, max_turns=400)  # type: ignore[arg-type]
     script = Script(list(picks))
-    try:
+    with contextlib.suppress(StopIteration, RunawayRound):  # the script ran out, or the round ran away
         flowing.autoplay([script] * players)
-    except (StopIteration, RunawayRound):
-        pass
     if end == "runaway":
         return
     n = min(len(stopping.events or ()), len(flowing.events or ()))
