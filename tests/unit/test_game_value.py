@@ -256,3 +256,57 @@ def test_the_draw_option_is_a_singleton_even_after_pickling() -> None:
     g = Game(load_variant("classic"), 2, 3)
     again = pickle.loads(pickle.dumps(g))
     assert again.decision is not None and DRAW in again.decision.options
+
+
+# -- agents that search ----------------------------------------------------------------
+class Cloner:
+    """An agent that copies the game it is asked about (as a search does)."""
+
+    name = "cloner"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[Game, Decision]] = []
+
+    def choose(self, g: Game, d: Decision) -> Any:
+        self.seen.append((g.clone(), d))
+        return d.options[0]
+
+
+class Searcher(Cloner):
+    searches = True
+
+
+def test_an_agent_that_copies_the_game_inside_autoplay_must_say_so() -> None:
+    g = Game(load_variant("classic"), 2, 4)
+    with pytest.raises(Exception, match="searches = True"):
+        g.autoplay([Cloner(), Cloner()])
+
+
+def test_an_agent_that_searches_is_asked_where_the_game_is_whole() -> None:
+    g = Game(load_variant("flip"), 3, 4, record=True)
+    searcher = Searcher()
+    g.autoplay([searcher, Searcher(), Searcher()], rounds=1)
+    assert len(searcher.seen) > 10
+    for copy, d in searcher.seen[:: max(1, len(searcher.seen) // 10)]:
+        assert copy.decision is not None and str(copy.decision) == str(d)
+        assert [str(o) for o in copy.decision.options] == [str(o) for o in d.options]
+        answered = len(copy.actions)
+        again = Game.from_actions(g.variant, 3, 4, g.actions[:answered])
+        assert [[c.id for c in h] for h in again.hands] == [[c.id for c in h] for h in copy.hands]
+
+
+def test_agents_that_search_and_agents_that_do_not_play_the_same_game() -> None:
+    mixed = Game(load_variant("classic"), 3, 9)
+    plain = Game(load_variant("classic"), 3, 9)
+    mixed.autoplay([Searcher(), GreedyLast(), Searcher()])
+    plain.autoplay([GreedyLast(), GreedyLast(), GreedyLast()])
+    assert mixed.actions == plain.actions and mixed.scores == plain.scores
+
+
+class GreedyLast:
+    """Answers like the searchers above (the first option), without copying anything."""
+
+    name = "last"
+
+    def choose(self, g: Game, d: Decision) -> Any:
+        return d.options[0]

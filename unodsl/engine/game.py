@@ -36,7 +36,11 @@ Frame = tuple[Any, ...]
 
 
 class Chooser(Protocol):
-    """Anything that answers decisions: the agents, a person at a terminal …"""
+    """Anything that answers decisions: the agents, a person at a terminal …
+
+    `autoplay` asks agents inside the engine's step, where the game is not whole:
+    an agent that clones, pickles or resamples the game it is asked about sets a
+    class attribute `searches = True`, and is asked where the game has stopped."""
 
     def choose(self, game: Game, decision: Decision) -> Any: ...
 
@@ -143,7 +147,8 @@ class Game:
         self._tell_rules = listen_to is not None and "rule_fired" in listen_to
         self._rewatch()
         self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
-        self._agents: Sequence[Chooser] | None = None  # attached by autoplay
+        self._agents: Sequence[Chooser | None] | None = None  # attached by autoplay (None: asked at a stop)
+        self._running = False  # a step is running (agents answer inside it): the state is not whole
         self._agent_error: Exception | None = None
         self._stop_after: int | None = None  # autoplay detaches after this many rounds
         self._answers: list[Any] = []  # every answer given to a decision with a choice in it
@@ -246,11 +251,14 @@ class Game:
             raise UnoDslError(f"{self.n} players need {self.n} agents, not {len(agents)}")
         stop = None if rounds is None else len(self.round_turns) + rounds
         self._stop_after = stop
+        # An agent that searches (clones or resamples the game) is asked only where the
+        # game has stopped and is a value: its seat is left empty for the inline answers.
+        inline = [None if getattr(a, "searches", False) else a for a in agents]
         try:
             while self.decision is not None and (stop is None or len(self.round_turns) < stop):
                 d = self.decision
                 choice = agents[d.player].choose(self, d)
-                self._agents = agents
+                self._agents = inline
                 self.apply(choice)
                 if self._agent_error is not None:
                     error, self._agent_error = self._agent_error, None
@@ -263,6 +271,7 @@ class Game:
         """An independent copy: given the same answers, it plays on exactly as this game
         would. The variant and the cards are shared; listeners are not copied (a clone
         records events only if this game does)."""
+        self._whole("clone")
         new = Game.__new__(Game)
         state = self.__dict__.copy()
         new.__dict__ = state
@@ -297,11 +306,20 @@ class Game:
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
+        self._whole("pickle")
         from .snapshot import dump_state  # the pickling format, kept out of the hot module
         check, payload = dump_state(self)
         shared = self.variant.cache.get("deck")
         pairing = None if shared is not None and shared[1] is self._decks else self._pairing
         return (Game._restore, (self.variant, pairing, check, payload))
+
+    def _whole(self, what: str) -> None:
+        """Refuse to copy a game in the middle of a step (an agent answering inside
+        autoplay sees a decision, but the engine's place is in Python's stack then)."""
+        if self._running:
+            raise GameError(f"cannot {what} a game in the middle of a step: an agent that copies the game it "
+                            "is asked about must say so (`searches = True`), and autoplay then asks it where "
+                            "the game has stopped")
 
     def observation(self, player: int) -> PlayerView:
         """What `player` sees now: their hand, the public piles, the others' hand sizes
@@ -337,9 +355,12 @@ class Game:
         detached, and the decision left pending for autoplay to report)."""
         agents = self._agents
         assert agents is not None
+        agent = agents[d.player]
+        if agent is None:
+            return _ASK  # an agent that searches: asked by autoplay once the game has stopped
         self.decision = d
         try:
-            choice = agents[d.player].choose(self, d)
+            choice = agent.choose(self, d)
         except Exception as err:  # the agent's own error, reported by autoplay
             self._agent_error = err
         else:
@@ -506,6 +527,7 @@ class Game:
         start), then run the frames below until a player must be asked."""
         stack = self._stack
         self.decision = None
+        self._running = True
         try:
             paused = False
             if stack and stack[-1][0] in WAITING:
@@ -533,6 +555,8 @@ class Game:
         except Exception as err:  # a fault outside any program or known condition
             self.decision = None
             raise self._fault(err, None) from err
+        finally:
+            self._running = False
 
     def _pause(self, program: Program, pc: int, env: dict[str, Any], leave: int) -> bool:
         """The step before `pc` waits: once it is done, the rules it queued run, then
