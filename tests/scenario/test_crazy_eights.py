@@ -94,7 +94,7 @@ def test_ce_06_draws_until_a_playable_card_comes_and_must_play_it() -> None:
     answer(g, "draw")
     assert hand(g, 0) == ["clubs 3", "clubs 4", "diamonds 5"]
     # played at once: there is no choice to keep it
-    assert [(d["player"], d["card"].label) for d in events(g, "card_played")][0] == (0, "hearts 6")
+    assert next((d["player"], d["card"].label) for d in events(g, "card_played")) == (0, "hearts 6")
     assert not any(d["kind"] == "drawn" for d in events(g, "choice"))
 
 
