@@ -25,7 +25,8 @@ from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.errors import RunawayRound
 from unodsl.tools.log import event_line
 
-VARIANTS = sorted((Path(__file__).resolve().parents[2] / "variants").glob("*.yaml"))
+ROOT = Path(__file__).resolve().parents[2] / "variants"
+VARIANTS = sorted(ROOT.glob("*.yaml")) + sorted((ROOT / "house").glob("*.yaml"))  # the games and the house rules
 AGENT_MIXES = [["random"], ["greedy"], ["random", "greedy"], ["greedy", "random", "random"]]
 
 
@@ -69,7 +70,7 @@ def play(path: Path, players: int, seed: int, mix: list[str]) -> tuple[Game, lis
     return game, lines
 
 
-@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: str(p.relative_to(ROOT).with_suffix("")))
 @given(data=st.data())
 def test_random_games_keep_invariants_and_are_deterministic(path: Path, data: st.DataObject) -> None:
     variant = load_variant(path)
@@ -82,7 +83,7 @@ def test_random_games_keep_invariants_and_are_deterministic(path: Path, data: st
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: str(p.relative_to(ROOT).with_suffix("")))
 @pytest.mark.parametrize("players", [2, 3, 4, 6, 10])
 def test_many_seeds_every_table_size(path: Path, players: int) -> None:
     variant = load_variant(path)

@@ -25,7 +25,7 @@ def test_every_primitive_and_name_is_documented() -> None:
 def test_engine_names_no_variant_and_no_card_kind() -> None:
     words = re.compile(r"\b(duo|pocket|pizza|all_wild|allwild|classic|flip_card)\b|draw_two|draw_four|"
                        r"wild_draw|draw_five|skip_everyone|forced_swap|double_skip|deep_into|draw_color|"
-                       r"\"reverse\"|\"skip\"|\"number\"", re.IGNORECASE)
+                       r"\"reverse\"|\"skip\"|\"number\"|crazy|launcher|\"eight\"|\"queen\"", re.IGNORECASE)
     hits = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
             for p in (ROOT / "unodsl").rglob("*.py")
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if words.search(line)]

@@ -182,3 +182,9 @@ def test_every_example_of_a_topic_validates_and_plays(example: Example, tmp_path
 
 def test_every_topic_name_is_listed() -> None:
     assert set(names()) <= set(topics())
+
+
+@pytest.mark.parametrize("name", ["random", "random_pick", "pass_hands", "redeal", "put"])
+def test_the_guide_runs_an_example_of_each_new_primitive(name: str) -> None:
+    """Issue 15's primitives each appear in an example the suite executes (above)."""
+    assert any(re.search(rf"\b{name}\(", e.body) for e in GUIDE_EXAMPLES), f"no guide example uses {name}()"

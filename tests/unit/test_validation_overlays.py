@@ -360,8 +360,8 @@ def test_sevens_swap_and_zeros_pass_hands() -> None:
     answer(g, "play red 7", 2)
     assert hand(g, 0) == ["green 5"] and hand(g, 2) == ["blue 9", "red 0"]
     g.arrange({0: ["red 0", "blue 9"], 1: ["blue 1", "blue 2"], 2: ["green 5"]}, discard=["red 3"])
-    # Each "yes" is an UNO call: player 0 after playing, player 1 after the first swap,
-    # player 0 again after the second.
+    # Each "yes" is an UNO call: player 0 after playing, then after the pass (at once)
+    # players 0 and 1, who now hold one card each.
     answer(g, "play red 0", "yes", "yes", "yes")
     assert (hand(g, 0), hand(g, 2)) == (["green 5"], ["blue 1", "blue 2"])
     assert "blue 9" in hand(g, 1)  # (player 1 is on turn, and may have drawn already)

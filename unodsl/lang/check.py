@@ -173,7 +173,7 @@ class Checker:
                 prim = self.ctx.registry.primitives.get(func)
                 if prim is None or not prim.nullable:
                     return False
-                return not (prim.kind == "choice" and args and self._never_empty(args[0]))
+                return not (prim.kind in ("choice", "effect") and args and self._never_empty(args[0]))
             case ast.If(then=then, orelse=orelse):
                 return orelse is None or id(then) in self.nulls or id(orelse) in self.nulls
         return False

@@ -98,10 +98,13 @@ class Registry:
         """Register a side-effect-free function (`none`: its value may be none)."""
         return self._add("query", spec, returns, elem, none)
 
-    def effect(self, spec: str = "", returns: str = "none"
+    def effect(self, spec: str = "", returns: str = "none", elem: str | None = None, none: bool = False
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register an effect: it changes the game (and may give a value back)."""
-        return self._add("effect", spec, returns, None)
+        """Register an effect: it changes the game (and may give a value back; `elem`
+        and `none` as for a query). Effects may not be used in conditions: an effect
+        that only draws from the game's generator (`random`) is one too, so that
+        conditions such as `legal_if` and `match` give the same answer each time."""
+        return self._add("effect", spec, returns, elem, none)
 
     def choice(self, spec: str, returns: str, none: bool = False
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -194,6 +194,8 @@ EVENT_PHRASES: dict[str, str] = {
     "hands_swapped": "two players swap hands",
     "card_given": "a player gives a card away",
     "cards_moved": "cards are moved between piles",
+    "hands_passed": "every hand is passed along",
+    "hands_redealt": "every hand is gathered and dealt out again",
     "flipped": "the cards are turned over",
     "flagged": "a player is marked",
     "choice": "a player makes a choice",
@@ -811,6 +813,41 @@ def cut_(e: English, a: Args) -> Said:
         what = f"the highest value of {quote(fn)}"
     return Said(noun=f"the player who cuts {what} (each player cuts a card; ties cut again)",
                 act=Clause(None, f"each player cuts a card, and the one who cuts {what} wins (ties cut again)"))
+
+
+@phrase
+def random_(e: English, a: Args) -> Said:
+    low, high = e.value(a["low"]), e.value(a["high"])
+    return Said(noun=f"a random {low} to {high}", act=Clause("", f"draw a random number from {low} to {high}"))
+
+
+@phrase
+def random_pick_(e: English, a: Args) -> Said:
+    options = _options(e, a["items"])
+    return Said(noun=f"{options} picked at random", act=Clause("", f"pick {options} at random"))
+
+
+@phrase
+def pass_hands_(e: English, a: Args) -> Said:
+    way = a["direction"]
+    n = _int(way)
+    if isinstance(way, ast.Unary) and way.op == "-" and _int(way.operand) == 1:
+        n = -1
+    where = ("in the direction of play" if isinstance(way, ast.Name) and way.id == "direction"
+             else "to the left" if n == 1 else "to the right" if n == -1 else f"{e.value(way)} seats along")
+    return Said(clause=Clause("every player", f"pass{{es}} {{their}} hand {where}, all at once"))
+
+
+@phrase
+def redeal_(e: English, a: Args) -> Said:
+    pile = f" and {_zone(e, a['pile'])}" if "pile" in a.given else ""
+    return Said(clause=Clause("", f"gather every hand{pile}, shuffle them and deal them out again one at a time, "
+                              f"starting with {e.value(a['first'])}"))
+
+
+@phrase
+def put_(e: English, a: Args) -> Said:
+    return Said(clause=Clause("", f"put {e.value(a['card'])} {_onto(e, a['zone'], a['at'])} without playing it"))
 
 
 @phrase

@@ -163,6 +163,13 @@ class Narrator:
     def on_hands_swapped(self, d: dict[str, Any]) -> None:
         self.say(f"    {self.who(d['player'])} and {self.who(d['other'])} swap hands")
 
+    def on_hands_passed(self, d: dict[str, Any]) -> None:
+        way = {1: "to the left", -1: "to the right"}.get(d["direction"], f"{d['direction']} seats along")
+        self.say(f"    every hand is passed {way}")
+
+    def on_hands_redealt(self, d: dict[str, Any]) -> None:
+        self.say(f"    every hand is gathered and dealt out again from {self.who(d['player'])} ({d['count']} cards)")
+
     def on_card_given(self, d: dict[str, Any]) -> None:
         self.say(f"    {self.who(d['player'])} gives a card to {self.who(d['other'])}")
 

@@ -6,7 +6,7 @@ and the compiler's table, and the source of the generated reference).
 
 from __future__ import annotations
 
-from . import choices, effects, names, queries
+from . import chance, choices, effects, moves, names, queries
 from .registry import REGISTRY
 
-__all__ = ["REGISTRY", "choices", "effects", "names", "queries"]
+__all__ = ["REGISTRY", "chance", "choices", "effects", "moves", "names", "queries"]

@@ -1,0 +1,89 @@
+"""Moves: effects that move many cards at once (`pass_hands`, `redeal`) or one
+card without playing it (`put`).
+
+A move made of many steps tells its events when it is complete: one
+`hand_changed` per hand, after every hand has moved, so no rule asks a player
+about a hand they held only halfway through (rules run after the effect anyway).
+
+Each docstring is the function's entry in the generated language reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...errors import RuntimeFault
+from ..cards import Card
+from ..game import Game
+from .registry import REGISTRY
+
+effect = REGISTRY.effect
+
+
+@effect("direction: int = direction")
+def pass_hands(g: Game, direction: int) -> None:
+    """Every player passes their whole hand `direction` seats along at once (1: to the
+    left, -1: to the right; by default the direction of play). One `hand_changed`
+    per hand, when all have moved."""
+    n = g.n
+    if direction % n == 0:
+        return
+    old = g.hands[:]
+    for p in range(n):
+        g.hands[(p + direction) % n] = old[p]
+    if g.watching("hands_passed"):
+        g.emit("hands_passed", {"player": g.current, "direction": direction})
+    _hands_changed(g, range(n))
+
+
+@effect("first: player = player, pile: zone = none")
+def redeal(g: Game, first: int, pile: list[Card] | None) -> None:
+    """Every hand (and the cards of `pile`, if given) is gathered, shuffled and dealt
+    out again one card at a time, from `first` on in the direction of play, until
+    none are left. One `hand_changed` per hand, when all are dealt."""
+    cards = [c for h in g.hands for c in h]
+    if pile is not None:
+        if any(pile is h for h in g.hands):
+            raise RuntimeFault("redeal(): pile is a hand; every hand is gathered already")
+        cards += pile
+        pile.clear()
+    g.shuffle(cards)
+    for h in g.hands:
+        h.clear()
+    n, d = g.n, g.direction
+    for i, card in enumerate(cards):
+        g.hands[(first + i * d) % n].append(card)
+    if g.watching("hands_redealt"):
+        g.emit("hands_redealt", {"player": first, "count": len(cards)})
+    _hands_changed(g, range(n))
+
+
+@effect("card: card, zone: zone, at: str = 'top'")
+def put(g: Game, card: Card | None, zone: list[Card], at: str) -> None:
+    """Move `card`, wherever it is (a hand, a pile), to the top (or `at: "bottom"`) of
+    `zone`, without playing it: no card_played, the colour in play stays."""
+    if card is None:
+        return
+    source = next((z for z in g.zones().values() if any(c.id == card.id for c in z)), None)
+    if source is None:
+        return
+    card = next(c for c in source if c.id == card.id)  # as it shows now, even if read before a flip
+    source.remove(card)
+    if at == "bottom":
+        zone.insert(0, card)
+    else:
+        zone.append(card)
+    changed = [p for p, h in enumerate(g.hands) if h is source or h is zone]
+    if g.watching("cards_moved"):
+        g.emit("cards_moved", {"player": g.current, "source": g.zone_name(source),
+                               "target": g.zone_name(zone), "count": 1})
+    if source is not zone:
+        _hands_changed(g, changed)
+
+
+def _hands_changed(g: Game, players: Iterable[int]) -> None:
+    """One hand_changed for each of `players`, once their hands are final."""
+    for p in players:
+        g.took_from_hand(p)
+        if g.watching("hand_changed"):
+            g.emit("hand_changed", {"player": p, "size": len(g.hands[p])})
