@@ -108,7 +108,9 @@ class VariantBuilder:
                 where.setdefault(seat, i)
         seats = len(where)
         missing = [s for s in range(seats) if s not in where]
-        if missing:
+        if len(where) < sum(map(len, teams)):
+            pass  # a seat listed twice: the count below would only repeat it
+        elif missing:
             x.error(("teams",), f"teams name {seats} seats but not seat {missing[0]}; seats are numbered "
                     f"from 0 to {seats - 1}", f"put seat {missing[0]} in a team")
         elif lo != seats or hi != seats:
