@@ -113,6 +113,6 @@ def test_invariants_hold_when_players_are_out_often(tmp_path: Path, players: int
                         "    if: size >= 10\n    do: eliminate(player)\n")
     out = 0
     for seed in range(4):
-        game, lines = play(path, players, seed, AGENT_MIXES[seed % len(AGENT_MIXES)])
+        _, lines = play(path, players, seed, AGENT_MIXES[seed % len(AGENT_MIXES)])
         out += sum(line.startswith('{"event":"eliminated"') for line in lines)
     assert out > 0

@@ -22,7 +22,7 @@ def test_a_player_who_reaches_25_cards_is_out_and_their_cards_go_under_the_draw_
     answer(g, "play red draw two")
     assert g.out == {1} and g.hands[1] == []
     assert events(g, "eliminated") == [{"player": 1, "count": 26, "zone": "draw_pile"}]
-    assert sorted(c.label for c in g.draw_pile[:26]) == sorted(FULL[:24] + ["blue 7", "blue 8"])
+    assert sorted(c.label for c in g.draw_pile[:26]) == sorted([*FULL[:24], "blue 7", "blue 8"])
     assert len(g.draw_pile) == bottom - 2 + 26  # two drawn from the top, 26 put under
     # The Draw Two's skip was for player 1, who is out: player 2 plays next.
     assert pending(g)[0] == 2

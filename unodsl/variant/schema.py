@@ -253,7 +253,8 @@ def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnos
         return Diagnostic(pos, f"{where} should be {wanted}; got {err.instance!r}")
     inst = err.instance
     if path == ("teams",) and not (isinstance(inst, list) and all(isinstance(t, list) for t in inst)):
-        return Diagnostic(pos, f"teams should be `opposite` or a list of teams, each a list of seats; got {_short(inst)}",
+        return Diagnostic(pos, "teams should be `opposite` or a list of teams, each a list of seats; "
+                          f"got {_short(inst)}",
                           "for example teams: opposite, or teams: [[0, 2], [1, 3]]")
     alternatives = err.validator_value if isinstance(err.validator_value, list) else []
     if isinstance(err.instance, dict) and {"$ref": "#/$defs/option_value"} in alternatives:
