@@ -40,16 +40,27 @@ class Invariants:
         self.events += 1
         assert_conserved(g, f"COM-3 broken at {name}")
         assert 0 <= g.current < g.n
+        assert all(not g.hands[p] for p in g.out), "a player out holds no cards"
+        assert len(g.out) < g.n, "someone is always left in the round"
         assert all(s >= 0 for s in g.scores)
         if name == "round_end":
             held = [sum(c.points for c in h) for h in g.hands]
             winner = data["player"]
-            assert not g.hands[winner] or g.variant.scoring.round == "each_scores_own"
+            team = g.team  # each player is a team of one without `teams:`
+            assert data["team"] == team(winner) and winner not in g.out
+            # One winner: they went out, or every other team is out of the round.
+            rivals_in = [p for p in range(g.n) if team(p) != team(winner) and p not in g.out]
+            assert not g.hands[winner] or not rivals_in or g.variant.scoring.round == "each_scores_own"
             if g.variant.scoring.round == "winner_scores_others":
-                expected = [sum(held) - held[winner] if p == winner else 0 for p in range(g.n)]
+                won = sum(held[p] for p in range(g.n) if team(p) != team(winner))
+                expected = [won if team(p) == team(winner) else 0 for p in range(g.n)]
             else:
-                expected = [0 if p == winner else held[p] for p in range(g.n)]
+                expected = [0 if team(p) == team(winner) else sum(held[q] for q in range(g.n) if team(q) == team(p))
+                            for p in range(g.n)]
             assert data["points"] == expected
+        if name == "game_end":
+            assert data["team"] == g.team(data["player"])
+            assert all(g.scores[p] == g.scores[q] for p in range(g.n) for q in range(g.n) if g.team(p) == g.team(q))
 
 
 def play(path: Path, players: int, seed: int, mix: list[str]) -> tuple[Game, list[str]]:
@@ -91,3 +102,17 @@ def test_many_seeds_every_table_size(path: Path, players: int) -> None:
         pytest.skip("table size outside the variant's range")
     for seed in range(10):
         play(path, players, seed, AGENT_MIXES[seed % len(AGENT_MIXES)])
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_invariants_hold_when_players_are_out_often(tmp_path: Path, players: int) -> None:
+    """Mercy at 10 cards (Classic with the mercy rule's threshold lowered): eliminations
+    in most rounds, and every invariant still holds, game after game."""
+    from tests.helpers import classic_with
+    path = classic_with(tmp_path, "rules:\n", "rules:\n  - name: out at 10\n    on: hand_changed\n"
+                        "    if: size >= 10\n    do: eliminate(player)\n")
+    out = 0
+    for seed in range(4):
+        _, lines = play(path, players, seed, AGENT_MIXES[seed % len(AGENT_MIXES)])
+        out += sum(line.startswith('{"event":"eliminated"') for line in lines)
+    assert out > 0

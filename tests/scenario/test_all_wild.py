@@ -369,7 +369,7 @@ def test_aw_08_forced_swap_as_last_card_wins_without_a_swap() -> None:
     assert played == [(0, "wild forced swap")]
     assert first_round(g, "hands_swapped") == []
     assert [d["kind"] for d in first_round(g, "choice")] == ["turn"]
-    assert events(g, "round_end")[0] == {"player": 0, "points": [3 * 20 + 2 * 20 + 50, 0, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [3 * 20 + 2 * 20 + 50, 0, 0], "team": 0}
     assert g.round == 2
 
 
@@ -407,7 +407,7 @@ def test_aw_09_a_drawn_plain_wild_is_played_and_next_may_go_out() -> None:
     # card (their only option) and wins; its Draw Two still hits player 0.
     played = [(d["player"], d["card"].label) for d in first_round(g, "card_played")]
     assert played == [(0, "wild"), (1, "wild draw two")]
-    assert events(g, "round_end")[0] == {"player": 1, "points": [0, 3 * 20 + 2 * 50]}
+    assert events(g, "round_end")[0] == {"player": 1, "points": [0, 3 * 20 + 2 * 50], "team": 1}
 
 
 def test_aw_09_no_draw_while_holding_an_action_card() -> None:
@@ -438,7 +438,7 @@ def test_aw_10_winner_scores_the_other_hands() -> None:
     g.arrange({0: ["wild"], 1: ["wild", "wild skip", "wild forced swap"],
                2: ["wild", "wild", "wild double skip", "wild targeted draw two"]}, discard=["wild"])
     # Player 0's only option, playing the last card, is taken at once.
-    assert events(g, "round_end")[0] == {"player": 0, "points": [20 + 50 + 50 + 20 + 20 + 50 + 50, 0, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [20 + 50 + 50 + 20 + 20 + 50 + 50, 0, 0], "team": 0}
     assert g.scores == [260, 0, 0]
 
 
@@ -456,7 +456,7 @@ def test_aw_10_first_to_500_wins() -> None:
     assert options(g) == {"play wild", "draw"}  # AW-9 would let player 0 draw instead
     answer(g, "play wild")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [500, 450]}]
+    assert events(g, "game_end") == [{"player": 0, "scores": [500, 450], "team": 0}]
     assert g.decision is None
 
 

@@ -234,7 +234,7 @@ def test_cl_13_winner_scores_cards_left_in_opponents_hands() -> None:
     g.arrange({0: ["red 1"], 1: ["blue 7", "yellow skip", "wild"], 2: ["green draw two", "wild draw four"]},
               discard=["red 9"])
     answer(g, "play red 1")
-    assert events(g, "round_end")[0] == {"player": 0, "points": [7 + 20 + 50 + 20 + 50, 0, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [7 + 20 + 50 + 20 + 50, 0, 0], "team": 0}
     assert g.scores == [147, 0, 0]
 
 
@@ -244,7 +244,7 @@ def test_cl_14_first_to_500_wins() -> None:
     g.arrange({0: ["red 1"], 1: ["blue reverse"]}, discard=["red 9"])
     answer(g, "play red 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [500, 100]}]
+    assert events(g, "game_end") == [{"player": 0, "scores": [500, 100], "team": 0}]
     assert g.decision is None
 
 
@@ -253,7 +253,7 @@ def test_cl_14_agreed_target_ends_the_game_when_reached() -> None:
     g.arrange({0: ["red 1"], 1: ["blue 7", "wild"]}, discard=["red 9"])
     answer(g, "play red 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [57, 0]}]
+    assert events(g, "game_end") == [{"player": 0, "scores": [57, 0], "team": 0}]
 
 
 def test_cl_14_agreed_target_not_reached_plays_another_round() -> None:

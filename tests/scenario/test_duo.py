@@ -256,7 +256,7 @@ def test_duo_03_first_reverse_dump_ends_round() -> None:
     assert pending(g) == (1, "ask", "call_uno")  # one card left (COM-2)
     answer(g, "yes")  # green 1, the last one, goes down without asking
     assert g.hands[1] == []
-    assert events(g, "round_end") == [{"player": 1, "points": [8 + 1 + 2 + 3 + 4 + 6 + 7, 0]}]
+    assert events(g, "round_end") == [{"player": 1, "points": [8 + 1 + 2 + 3 + 4 + 6 + 7, 0], "team": 1}]
     assert g.scores == [31, 0]
     assert not any(d["player"] == 0 and d["kind"] == "turn" for d in events(g, "choice"))
     assert g.round == 2 and pending(g)[1:] == ("ask", "keep")  # the next round's draft
@@ -271,7 +271,7 @@ def test_duo_03_first_reverse_dump_ending_in_draw_two_ends_round_after_its_draw(
     answer(g, "no")  # no UNO call; the draw two goes down last, without asking
     assert events(g, "card_played")[-1]["card"].label == "green draw two"
     assert [(d["player"], d["card"].label) for d in events(g, "card_drawn")] == [(0, "blue 8"), (0, "blue 9")]
-    assert events(g, "round_end") == [{"player": 1, "points": [31 + 8 + 9, 0]}]
+    assert events(g, "round_end") == [{"player": 1, "points": [31 + 8 + 9, 0], "team": 1}]
     assert g.scores == [48, 0]
     assert g.round == 2 and pending(g)[1:] == ("ask", "keep")
 
@@ -353,7 +353,7 @@ def test_duo_05_going_out_on_a_volley_makes_the_opponent_draw_the_total() -> Non
               discard=["red 9"], draw=["green 1", "green 2", "green 3", "yellow 1"])
     answer(g, "play red draw two", "play blue draw two")
     assert [e["card"].label for e in events(g, "card_drawn")] == ["green 1", "green 2", "green 3", "yellow 1"]
-    assert events(g, "round_end")[0] == {"player": 1, "points": [5 + 4 + 1 + 2 + 3 + 1, 0]}
+    assert events(g, "round_end")[0] == {"player": 1, "points": [5 + 4 + 1 + 2 + 3 + 1, 0], "team": 1}
 
 
 # -- DUO-6 -------------------------------------------------------------------------
@@ -544,7 +544,7 @@ def test_duo_11_loser_scores_own_hand_winner_scores_zero() -> None:
     g.arrange({0: ["red 1"], 1: ["blue 7", "yellow skip", "green reverse", "red draw two", "wild",
                                  "wild draw four"]}, discard=["red 9"])
     answer(g, "play red 1")
-    assert events(g, "round_end")[0] == {"player": 0, "points": [0, 7 + 10 + 10 + 10 + 15 + 20]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [0, 7 + 10 + 10 + 10 + 15 + 20], "team": 0}
     assert g.scores == [0, 72]
     assert not g.over
     assert g.round == 2 and pending(g)[1:] == ("ask", "keep")  # the next round's draft
@@ -558,7 +558,7 @@ def test_duo_12_game_ends_at_200_and_the_lower_total_wins() -> None:
     answer(g, "play red 1")
     assert g.scores == [150, 200]
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [150, 200]}]
+    assert events(g, "game_end") == [{"player": 0, "scores": [150, 200], "team": 0}]
     assert g.decision is None
 
 

@@ -632,7 +632,7 @@ def test_flip_10_light_round_scores_light_faces() -> None:
                1: ["blue 7", "yellow draw one", "red reverse", "green skip"],
                2: ["blue flip", "wild", "wild draw two"]}, discard=["red 9"])
     answer(g, "play red 1")
-    assert events(g, "round_end")[0] == {"player": 0, "points": [7 + 10 + 20 + 20 + 20 + 40 + 50, 0, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [7 + 10 + 20 + 20 + 20 + 40 + 50, 0, 0], "team": 0}
     assert g.scores == [167, 0, 0]
 
 
@@ -642,7 +642,7 @@ def test_flip_10_dark_round_scores_dark_faces() -> None:
                      1: ["purple 7", "teal draw five", "pink reverse", "orange skip everyone"],
                      2: ["purple flip", "wild", "wild draw color"]}, discard=["pink 9"])
     answer(g, "play pink 1")
-    assert events(g, "round_end")[0] == {"player": 0, "points": [7 + 20 + 20 + 30 + 20 + 40 + 60, 0, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [7 + 20 + 20 + 30 + 20 + 40 + 60, 0, 0], "team": 0}
     assert g.scores == [197, 0, 0]
 
 
@@ -652,7 +652,7 @@ def test_flip_10_first_to_500_wins() -> None:
     arrange_dark(g, {0: ["pink 1"], 1: ["teal draw five"]}, discard=["pink 9"])
     answer(g, "play pink 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [500, 100]}]
+    assert events(g, "game_end") == [{"player": 0, "scores": [500, 100], "team": 0}]
     assert g.decision is None
 
 
@@ -662,7 +662,7 @@ def test_flip_11_alternative_scoring_each_scores_own_hand() -> None:
     arrange_dark(g, {0: ["pink 1"], 1: ["purple 7", "wild draw color"], 2: ["teal skip everyone"]},
                  discard=["pink 9"])
     answer(g, "play pink 1")
-    assert events(g, "round_end")[0] == {"player": 0, "points": [0, 67, 30]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [0, 67, 30], "team": 0}
     assert g.scores == [0, 67, 30]
     assert not g.over
 

@@ -284,7 +284,7 @@ def test_pp_05_wild_deep_as_last_card_gives_the_drawn_card_and_goes_out() -> Non
     assert pending(g) == (0, "ask", "call_uno")
     answer(g, "no")
     assert events(g, "catch_uno") == [] and events(g, "card_given")[0]["card"].label == "blue 8"
-    assert events(g, "round_end")[0] == {"player": 0, "points": [1 + 2 + 8, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [1 + 2 + 8, 0], "team": 0}
     assert g.scores == [11, 0]
 
 
@@ -367,7 +367,7 @@ def test_pp_07_final_draw_one_next_player_still_draws_and_it_scores() -> None:
     answer(g, "play red draw one")
     drawn = events(g, "card_drawn")[0]
     assert (drawn["player"], drawn["card"].label) == (1, "yellow skip")
-    assert events(g, "round_end")[0] == {"player": 0, "points": [2 + 3 + 20 + 5 + 6, 0, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [2 + 3 + 20 + 5 + 6, 0, 0], "team": 0}
     assert g.scores == [36, 0, 0]
 
 
@@ -378,7 +378,7 @@ def test_pp_07_final_wild_draw_two_next_player_still_draws_and_it_scores() -> No
     answer(g, "play wild draw two", "red", "no")
     drawn = [(d["player"], d["card"].label) for d in events(g, "card_drawn")[:2]]
     assert drawn == [(1, "wild"), (1, "red 7")]
-    assert events(g, "round_end")[0] == {"player": 0, "points": [2 + 3 + 50 + 7, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [2 + 3 + 50 + 7, 0], "team": 0}
     assert g.scores == [62, 0]
 
 
@@ -387,7 +387,7 @@ def test_pp_07_final_wild_draw_two_challenged_is_innocent_and_challenger_draws_f
     g.arrange({0: ["wild draw two"], 1: ["blue 2", "green 3"]},
               discard=["red 9"], draw=["red 1", "red 2", "red 3", "red 4"])
     answer(g, "play wild draw two", "red", "yes")
-    assert events(g, "round_end")[0] == {"player": 0, "points": [2 + 3 + 1 + 2 + 3 + 4, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [2 + 3 + 1 + 2 + 3 + 4, 0], "team": 0}
 
 
 # -- PP-8 scoring ---------------------------------------------------------------------
@@ -397,7 +397,7 @@ def test_pp_08_winner_scores_the_other_hands() -> None:
                2: ["green draw one", "wild draw two", "red reverse", "wild deep into the deck"]},
               discard=["red 9"])
     answer(g, "play red 1")
-    assert events(g, "round_end")[0] == {"player": 0, "points": [7 + 20 + 50 + 20 + 50 + 20 + 50, 0, 0]}
+    assert events(g, "round_end")[0] == {"player": 0, "points": [7 + 20 + 50 + 20 + 50 + 20 + 50, 0, 0], "team": 0}
     assert g.scores == [217, 0, 0]
     assert not g.over and g.round == 2
 
@@ -408,7 +408,7 @@ def test_pp_08_first_to_250_wins() -> None:
     g.arrange({0: ["red 1"], 1: ["blue 4", "blue 6"]}, discard=["red 9"])
     answer(g, "play red 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [250, 100]}]
+    assert events(g, "game_end") == [{"player": 0, "scores": [250, 100], "team": 0}]
     assert g.decision is None
 
 

@@ -147,3 +147,24 @@ def test_calling_uno_is_not_the_cause_of_the_next_draw() -> None:
     after_call = [b for a, b in pairwise(lines)
                   if a.endswith("calls UNO") and b.startswith("    ") and " draws " in b]
     assert after_call and all(re.search(r"draws \d \(\d+ cards\): P\d's \w+ draw two$", b) for b in after_call)
+
+
+def test_a_player_out_and_a_team_scoring_are_told() -> None:
+    from tests.helpers import answer, game
+    from tests.scenario.test_mercy import FULL
+    lines: list[str] = []
+    g = game("house/mercy", 3)
+    g.watch(Narrator(["P1", "P2", "P3"], lines.append))
+    g.arrange({0: ["red draw two", "red 5", "red 6"], 1: FULL[:24], 2: ["red 1", "blue 2"]},
+              discard=["red 3"], draw=["blue 7", "blue 8"])
+    answer(g, "play red draw two")
+    assert any(re.sub(r"\[/?[a-z ]*\]", "", line) == "    P2 is out of the round (26 card(s) to draw_pile)"
+               for line in lines), lines
+    lines.clear()
+    g = game("house/partners", 4)
+    g.watch(Narrator(["P1", "P2", "P3", "P4"], lines.append))
+    g.arrange({0: ["red 5"], 1: ["blue 9", "wild"], 2: ["green 7", "green 8"], 3: ["yellow 2"]},
+              discard=["red 3"], dealer=3)
+    answer(g, "play red 5")
+    plain = [re.sub(r"\[/?[a-z ]*\]", "", line) for line in lines]
+    assert any(re.fullmatch(r"  P1 goes out after \d+ turns: team P1 & P3 scores 61", line) for line in plain), lines

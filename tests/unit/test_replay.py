@@ -53,7 +53,8 @@ def events(log: Path) -> list[dict[str, object]]:
 # -- a logged game replays identically ---------------------------------------------------
 @pytest.mark.parametrize("variant", SHIPPED, ids=lambda p: p.stem)
 def test_every_shipped_variant_replays_identically(tmp_path: Path, variant: Path) -> None:
-    log = run_log(tmp_path, variant, "--seed", "5")
+    players = max(2, load_variant(variant).min_players)  # partners are four
+    log = run_log(tmp_path, variant, "--seed", "5", "-p", str(players))
     result = replay_cli(log)
     count = len(event_lines(log))
     assert json.loads(log.read_text().splitlines()[-1]) == {"end": "game over", "events": count}

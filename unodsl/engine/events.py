@@ -113,10 +113,17 @@ EVENTS: dict[str, Event] = {
                          "rule can wait for it", for_tools=True,
                          rule=Field("str", "the rule's `name:` (\"rule N\" when it has none)"),
                          event=Field("str", "the event the rule answered")),
+    "eliminated": _event("a player is out of the round (eliminate); play passes over them until the next round",
+                         count=Field("int", "the cards they held, which went to `zone`"),
+                         zone=Field("str", "the zone their cards went to")),
     "round_end": _event("a round ends (player: its winner)",
-                        points=Field("any", "the points each player gained this round, by seat")),
+                        points=Field("any", "the points each player gained this round, by seat (with teams, "
+                                     "each player of a team gains the team's points)"),
+                        team=Field("int", "the winner's team number, from 0 (without `teams:`, the winner's "
+                                   "seat: each player is a team of one)")),
     "game_end": _event("the game ends (player: its winner)",
-                       scores=Field("any", "the final scores, by seat")),
+                       scores=Field("any", "the final scores, by seat (with teams, each player's is the team's)"),
+                       team=Field("int", "the winning team's number (without `teams:`, the winner's seat)")),
 }
 
 

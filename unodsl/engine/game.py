@@ -93,6 +93,9 @@ class Game:
         if not variant.min_players <= players <= variant.max_players:
             raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} "
                               f"players, not {players}")
+        if variant.teams == "opposite" and players % 2:
+            raise UnoDslError(f"{variant.name} pairs partners opposite: it needs an even number of players, "
+                              f"not {players}")
         self.variant = variant
         self.n = players
         self.seed = seed
@@ -129,6 +132,8 @@ class Game:
         self.next_override: int | None = None
         self.offered: int | None = None  # the top card last offered for out-of-turn plays (its id)
         self.round_winner: int | None = None
+        self.out: frozenset[int] = frozenset()  # the players out of the round (see eliminate)
+        self._newly_out: frozenset[int] = frozenset()  # those put out since the turn began
         self.emptied: int | None = None  # the first hand emptied since the last check (see went_out)
         self.winner: int | None = None
         self.round_turns: list[int] = []
@@ -175,6 +180,7 @@ class Game:
         self._last_faces: frozenset[int] = frozenset()
         self._must_play = variant.turn.must_play_if_able
         self._draw_rule = variant.turn.draw
+        self.team_of, self.teams = _team_tables(variant, self.n)
 
     @classmethod
     def _restore(cls, variant: Variant, pairing: list[tuple[Face, ...]] | None, check: tuple[str, int],
@@ -493,6 +499,7 @@ class Game:
         self.penalty, self.penalty_answer, self.round_winner, self.emptied = 0, None, None, None
         self.previous_top = None  # no card has been played on the arranged pile
         self.skips, self.again, self.next_override, self.offered = 0, False, None, None
+        self.out = self._newly_out = frozenset()
         self._queue.clear()
         self._depth = 0
         self.replayable = False
@@ -848,7 +855,7 @@ class Game:
                 return True
             if self.emptied is not None and self._went_out():
                 pass  # a hand was emptied during the turn (by a play, an effect, a rule …)
-            elif self.skips or self.again or self.next_override is not None:
+            elif self.skips or self.again or self.next_override is not None or self.out:
                 self._advance()
             else:  # the common case of _advance
                 self.current = (self.current + self.direction) % self.n
@@ -889,11 +896,13 @@ class Game:
         emptied since the last check, or else the first empty hand in seat order.
         The turn loop calls it only when `emptied` is set, so it scans no hands."""
         first, self.emptied = self.emptied, None
-        hands = self.hands
-        if first is not None and not hands[first]:
+        if self.round_winner is not None:  # already won (win_round, or the last player left)
+            return True
+        hands, out = self.hands, self.out
+        if first is not None and not hands[first] and first not in out:
             self.round_winner = first
         else:
-            self.round_winner = next((q for q, h in enumerate(hands) if not h), None)
+            self.round_winner = next((q for q, h in enumerate(hands) if not h and q not in out), None)
         return self.round_winner is not None
 
     def took_from_hand(self, p: int) -> None:
@@ -924,6 +933,7 @@ class Game:
         self.emptied = None
         self.offered = None
         self.turns = 0
+        self.out = self._newly_out = frozenset()
 
     def _setup_round(self) -> bool:
         """A new round's deal and first card; True if the set-up paused."""
@@ -948,6 +958,9 @@ class Game:
             self._advance()
 
     def _advance(self) -> None:
+        if self.out:
+            self._advance_in()
+            return
         if self.next_override is not None:
             self.current = self.next_override
         elif not self.again:
@@ -959,6 +972,96 @@ class Game:
         self.skips = 0
         self.again = False
         self.next_override = None
+
+    def _advance_in(self) -> None:
+        """_advance when players are out. A skip passes over the seats of the players
+        who were in when the turn began (one put out during the turn, e.g. by the draw
+        that came with the skip, still counts), and the turn lands on the next player
+        still in from there."""
+        out, gone = self.out, self._newly_out
+        p, d, n = self.current, self.direction, self.n
+        if self.next_override is not None:
+            q = self.next_override
+        elif self.again:
+            q = p
+        else:
+            seats = [s for s in ((p + i * d) % n for i in range(1, n + 1)) if s not in out or s in gone]
+            k = self.skips
+            q = seats[k % len(seats)]
+            if k and "skipped" in self._watch:
+                for s in seats[:min(k, len(seats))]:  # each player still in is told once
+                    if s not in out:
+                        self.emit("skipped", {"player": s})
+        self.current = self.next_in(q, 0) if q in out else q
+        self.skips = 0
+        self.again = False
+        self.next_override = None
+        self._newly_out = frozenset()
+
+    def next_in(self, p: int, step: int = 1, direction: int | None = None) -> int:
+        """The player `step` places after `p` among those still in (in the current
+        direction, or `direction`); step 0: `p` if they are in, else the next one in."""
+        d = self.direction if direction is None else direction
+        n, out = self.n, self.out
+        if not out:
+            return (p + step * d) % n
+        if step == 0:
+            step = 1
+            p = (p - d) % n
+        for _ in range(n):
+            p = (p + d) % n
+            if p not in out:
+                step -= 1
+                if step == 0:
+                    return p
+        return p
+
+    def in_order(self, p: int, direction: int | None = None) -> list[int]:
+        """Every player still in, in turn order from `p` (first, if `p` is in)."""
+        d = self.direction if direction is None else direction
+        n, out = self.n, self.out
+        return [q for q in ((p + i * d) % n for i in range(n)) if q not in out]
+
+    def team(self, p: int) -> int:
+        """`p`'s team number (with `teams:`), else `p`: each player is a team of one."""
+        return p if self.team_of is None else self.team_of[p]
+
+    def put_out(self, p: int) -> None:
+        """`p` is out of the round (see the effect eliminate): play passes over them.
+        When one player, or the players of one team, are left, the first of them wins
+        the round. The last player in is never put out."""
+        if p in self.out or len(self.out) >= self.n - 1:
+            return
+        self.out |= {p}
+        self._newly_out |= {p}
+        left = [q for q in range(self.n) if q not in self.out]
+        if len({self.team(q) for q in left}) == 1:
+            self.win_round(left[0])
+
+    def win_round(self, p: int) -> None:
+        """The round ends with `p` its winner once the step in progress is over (the
+        turn, with its effects and rules); a round already won keeps its winner."""
+        if self.round_winner is None:
+            self.round_winner = p
+
+    def _team_gains(self, w: int, held: list[int]) -> list[int]:
+        """What each seat gains this round with teams: all of a team gains its total."""
+        team_of = self.team_of
+        assert team_of is not None
+        won = team_of[w]
+        totals: dict[int, int] = {}
+        for q, points in enumerate(held):
+            totals[team_of[q]] = totals.get(team_of[q], 0) + points
+        if self.variant.scoring.round == "winner_scores_others":
+            others = sum(v for t, v in totals.items() if t != won)
+            return [others if team_of[q] == won else 0 for q in range(self.n)]
+        return [0 if team_of[q] == won else totals[team_of[q]] for q in range(self.n)]
+
+    def add_score(self, p: int, points: int) -> None:
+        """Add `points` to `p`'s score: with teams, to every score of `p`'s team."""
+        for q in range(self.n) if self.team_of is not None else (p,):
+            if self.team(q) == self.team(p):
+                self.scores[q] += points
 
     def _turn_options(self, p: int) -> tuple[Any, ...]:
         try:  # free unless a condition fails
@@ -1151,7 +1254,9 @@ class Game:
         assert w is not None
         scoring = self.variant.scoring
         held = [sum(map(_points, hand)) for hand in self.hands]
-        if scoring.round == "winner_scores_others":
+        if self.team_of is not None:
+            gained = self._team_gains(w, held)
+        elif scoring.round == "winner_scores_others":
             gained = [0] * self.n
             gained[w] = sum(held) - held[w]
         else:
@@ -1160,12 +1265,20 @@ class Game:
         for q in range(self.n):
             self.scores[q] += gained[q]
         if "round_end" in self._watch:
-            self.emit("round_end", {"player": w, "points": gained})
-        if max(self.scores) >= scoring.target:
+            self.emit("round_end", {"player": w, "points": gained, "team": self.team(w)})
+        if max(self.scores) >= scoring.target or (scoring.game_over is not None and self._holds(scoring.game_over, w)):
             best = max(self.scores) if scoring.winner == "highest" else min(self.scores)
             self.winner = self.scores.index(best)
             if "game_end" in self._watch:
-                self.emit("game_end", {"player": self.winner, "scores": list(self.scores)})
+                self.emit("game_end", {"player": self.winner, "scores": list(self.scores),
+                                       "team": self.team(self.winner)})
+
+    def _holds(self, test: Callable[[Game, dict[str, Any]], Any], p: int) -> bool:
+        """A condition of the variant's outside any program (`player`: `p`), its error positioned."""
+        try:
+            return bool(test(self, {"player": p}))
+        except Exception as err:
+            raise self._fault(err, test) from err
 
     def jump_in(self, test: Lambda, after: int) -> bool:
         """Offer out-of-turn plays on the top card: each other player in turn order
@@ -1180,7 +1293,9 @@ class Game:
         return self._offer(test, self._seats_after(after), 0)
 
     def _seats_after(self, p: int) -> tuple[int, ...]:
-        return tuple((p + k * self.direction) % self.n for k in range(1, self.n))
+        """The other seats still in the round, in turn order from the one after `p`."""
+        seats = ((p + k * self.direction) % self.n for k in range(1, self.n))
+        return tuple(q for q in seats if q not in self.out)
 
     def _offer(self, test: Lambda, seats: tuple[int, ...], k: int) -> bool:
         for j in range(k, len(seats)):
@@ -1283,6 +1398,23 @@ class Game:
     def _w_drawn(self, f: Frame, answer: Any) -> bool:
         self._chosen(f[3], answer)
         return answer is not KEEP and self.play(f[1], f[2], True)
+
+
+def _team_tables(variant: Variant, n: int) -> tuple[tuple[int, ...] | None, tuple[tuple[int, ...], ...]]:
+    """Each seat's team number and each team's seats (`teams:`), for `n` players;
+    without teams, (None, ()). Partners opposite: seat p and seat p + n/2."""
+    teams = variant.teams
+    if teams is None:
+        return None, ()
+    if teams == "opposite":
+        half = n // 2
+        teams = tuple((p, p + half) for p in range(half))
+    team_of = [0] * n
+    for t, seats in enumerate(teams):
+        for p in seats:
+            if p < n:
+                team_of[p] = t
+    return tuple(team_of), teams
 
 
 # The handler of each frame kind, by its number.

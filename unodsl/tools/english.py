@@ -165,6 +165,8 @@ NAMES: dict[str, str] = {
     "direction": "the direction of play",
     "penalty": "the waiting penalty",
     "round_number": "the round number",
+    "partner": "{poss} partner",
+    "teammates": "{poss} partners",
 }
 
 # The words for a card's attributes (the digit word is spelt out of two parts for the
@@ -202,6 +204,7 @@ EVENT_PHRASES: dict[str, str] = {
     "turn_end": "a turn ends",
     "round_end": "a round ends",
     "game_end": "the game ends",
+    "eliminated": "a player is out of the round",
     "rule_fired": "a rule fires",
 }
 
@@ -212,7 +215,7 @@ FIELDS: dict[str, str] = {
     "side": "the side now in play", "flag": "the mark", "kind": "the kind of choice",
     "value": "the choice", "round": "the round number", "zone": "the pile",
     "source": "the pile they come from", "target": "the pile they go to",
-    "points": "the points", "scores": "the scores",
+    "points": "the points", "scores": "the scores", "team": "the winning team",
 }
 
 _COMPARE = {"==": "{is}", "!=": "{is} not", "<": "{is} less than", "<=": "{is} at most",
@@ -654,6 +657,17 @@ def others_(e: English, a: Args) -> Said:
 
 
 @phrase
+def team_of_(e: English, a: Args) -> Said:
+    return Said(noun=f"{possessive(e.value(a['who']))} team")
+
+
+@phrase
+def is_out_(e: English, a: Args) -> Said:
+    who = e.value(a["who"])
+    return Said(clause=Clause(who, "{is} out of the round"), negative=Clause(who, "{is} still in the round"))
+
+
+@phrase
 def flagged_(e: English, a: Args) -> Said:
     who, flag = e.value(a["who"]), e.value(a["flag"])
     return Said(clause=Clause(who, f"{{is}} marked {flag}"), negative=Clause(who, f"{{is}} not marked {flag}"))
@@ -796,6 +810,29 @@ def jump_in_(e: English, a: Args) -> Said:
 @phrase
 def flag_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.value(a["who"]), f"{{is}} marked {e.value(a['flag'])}"))
+
+
+@phrase
+def eliminate_(e: English, a: Args) -> Said:
+    zone = a["to"]
+    top = isinstance(a["at"], ast.Literal) and a["at"].value == "top"
+    where = f"{'onto' if top else 'under'} {e.value(zone)}"
+    return Said(clause=Clause(e.value(a["who"]), f"{{is}} out of the round, {{their}} cards going {where}"))
+
+
+@phrase
+def win_round_(e: English, a: Args) -> Said:
+    return Said(clause=Clause(e.value(a["who"]), "win{s} the round"))
+
+
+@phrase
+def add_score_(e: English, a: Args) -> Said:
+    return Said(clause=Clause(e.value(a["who"]), f"score{{s}} {e.value(a['points'])} points"))
+
+
+@phrase
+def set_score_(e: English, a: Args) -> Said:
+    return Said(clause=Clause(possessive(e.value(a["who"])) + " score", f"become{{s}} {e.value(a['points'])}"))
 
 
 @phrase

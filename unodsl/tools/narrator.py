@@ -211,9 +211,19 @@ class Narrator:
         elif kind == "player":
             self.say(f"    {self.who(d['player'])} picks {self.who(value)}")
 
+    def on_eliminated(self, d: dict[str, Any]) -> None:
+        self.say(f"    {self.who(d['player'])} is out of the round ({d['count']} card(s) to {d['zone']})")
+
     def on_round_end(self, d: dict[str, Any]) -> None:
         w = d["player"]
         gained = ", ".join(f"{escape(self.names[p])} +{pts}" for p, pts in enumerate(d["points"]) if pts)
-        self.say(f"  {self.who(w)} goes out after {self.game.turns} turns. Points: {gained or 'none'}")
+        g = self.game
+        how = "goes out" if not g.hands[w] else "wins the round"
+        if g.team_of is not None:
+            team = " & ".join(escape(self.names[p]) for p in g.teams[d["team"]])
+            got = next((pts for pts in d["points"] if pts), 0)
+            self.say(f"  {self.who(w)} {how} after {g.turns} turns: team {team} scores {got}")
+        else:
+            self.say(f"  {self.who(w)} {how} after {g.turns} turns. Points: {gained or 'none'}")
         totals = "  ".join(f"{escape(self.names[p])} {s}" for p, s in enumerate(self.game.scores))
         self.say(f"  totals: {totals}")

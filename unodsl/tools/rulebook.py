@@ -105,7 +105,15 @@ class _Book:
     # -- sections ------------------------------------------------------------
     def players(self) -> list[Block]:
         lo, hi = self.v.min_players, self.v.max_players
-        return [Heading(2, "Players"), Para(f"{lo} players." if lo == hi else f"{lo}–{hi} players.")]
+        out: list[Block] = [Heading(2, "Players"), Para(f"{lo} players." if lo == hi else f"{lo}–{hi} players.")]
+        teams = self.v.teams
+        if teams is not None:
+            seats = ("Partners sit opposite each other (seats 1 and 3, 2 and 4, …)." if teams == "opposite" else
+                     "The teams, by seat (numbered from 1 clockwise): "
+                     + "; ".join(join_words([str(p + 1) for p in t]) for t in teams) + ".")
+            out.append(Para(f"{seats} Partners share one score, and a team wins the round when one of its "
+                            "players goes out; a player's opponents are the players of the other teams."))
+        return out
 
     def deck(self) -> list[Block]:
         out: list[Block] = [Heading(2, "What you need")]
@@ -227,14 +235,27 @@ class _Book:
     def scoring(self) -> list[Block]:
         s = self.v.scoring
         lines = ["A round ends when a player has no cards left (their last card's effect still applies)."]
-        lines.append("The player who went out scores the points of every card left in the other players' hands."
-                     if s.round == "winner_scores_others" else
-                     "Every player scores the points of the cards left in their own hand; the player who went "
-                     "out scores 0.")
+        if self.v.teams is not None:
+            lines.append("The team of the player who went out scores the points of every card left in the other "
+                         "teams' hands." if s.round == "winner_scores_others" else
+                         "Every other team scores the points of the cards left in its players' hands; the team "
+                         "that went out scores 0.")
+        else:
+            lines.append("The player who went out scores the points of every card left in the other players' hands."
+                         if s.round == "winner_scores_others" else
+                         "Every player scores the points of the cards left in their own hand; the player who went "
+                         "out scores 0.")
+        if "eliminate(" in str(self.d):
+            lines.insert(1, f"A round also ends when one {'team' if self.v.teams is not None else 'player'} is "
+                         "left in it (the others are out): they win the round.")
         lines.append("Card points are in the table under What you need.")
         best = "highest" if s.winner == "highest" else "lowest"
-        lines.append(f"The game ends after the round in which a player reaches {s.target} points; "
-                     f"the player with the {best} total wins.")
+        who = "team" if self.v.teams is not None else "player"
+        over = self.d.get("scoring", {}).get("game_over")
+        also = f", or after a round when {self.english(player='its winner').condition(over)}" \
+            if isinstance(over, str) else ""
+        lines.append(f"The game ends after the round in which a {who} reaches {s.target} points{also}; "
+                     f"the {who} with the {best} total wins.")
         return [Heading(2, "Scoring and the end of the game"), Items(tuple(lines))]
 
     def options(self) -> list[Block]:

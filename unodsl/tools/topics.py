@@ -263,6 +263,95 @@ others' cards) or `each_scores_own` (everyone else scores their own), `target:`
 
 ```yaml part
 scoring: {round: each_scores_own, target: 100, winner: lowest}
+```
+
+`game_over:` (optional) is a condition checked after each round's scoring, with
+`player` the round's winner: the game also ends when it holds, and the best
+total wins.
+
+```yaml part
+scoring: {game_over: round_number == 3}
+```
+
+Scores can change during a round too: `add_score(who, points)` adds (points may
+be negative), `set_score(who, points)` sets; with `teams:` they change the
+team's score. `win_round(who)` ends the round with `who` as its winner, as if
+they had gone out, once the turn in progress is over with its effects and
+rules; the round is then scored as usual.
+
+```yaml part
+rules:
+  - name: a wild scores 10 at once
+    on: card_played
+    if: card.wild
+    do: add_score(player, 10)
+  - name: a 7 on a 7 wins the round
+    on: card_played
+    if: card.rank == 7 and previous_top != none and previous_top.rank == 7
+    do: win_round(player)
+  - name: a 0 on a 0 loses every point
+    on: card_played
+    if: card.rank == 0 and previous_top != none and previous_top.rank == 0
+    do: set_score(player, 0)
+```"""
+
+_TEAMS = """\
+`teams:` makes partners, by seat: `opposite` pairs each seat with the one across
+the table (every player count must then be even, e.g. `players: {min: 4, max:
+4}`), or a list of teams, each a list of seats from 0 (every seat in exactly one
+team, and the players exactly those seats). A team shares one score (each
+partner's `score` is the team's) and wins the round when one of its players goes
+out: `round: winner_scores_others` gives the winning team the points of the other
+teams' hands; the game ends when a team reaches the `target`. The `round_end` and
+`game_end` events carry the winner's `team`.
+
+With teams, `opponents` are the players of the other teams, while `others(p)`
+still gives every other player, partners too. `partner` is `player`'s first
+partner in turn order, `teammates` all of them, and `team_of(p)` a player's team
+number (without teams: their seat, each player a team of one).
+
+```yaml part
+players: {min: 4, max: 4}
+teams: [[0, 1], [2, 3]]
+cards:
+  skip:
+    on_play: skip(); if partner != none then draw(partner, 1)
+rules:
+  - name: a 7 makes every opponent draw one
+    on: card_played
+    if: card.rank == 7
+    do: for o in opponents do draw(o, 1)
+  - name: a 1 passed to a partner makes them draw one
+    on: card_played
+    if: card.rank == 1 and team_of(next) == team_of(player)
+    do: for t in teammates do draw(t, 1)
+```"""
+
+_OUT = """\
+`eliminate(who)` puts a player out of the round: their cards go under the draw
+pile (or `eliminate(who, discard_pile, at: "top")`: where the variant says), and
+until the next round, when they are back in, play passes over them and no name
+gives them (`next`, `previous`, `players`, `opponents`, `others`, `next_of`,
+`left_of`, `player_count` counts only the players in); the deal skips them and
+no decision is put to them. A skip still passes over the seat of a player put
+out during the same turn (so a draw that puts the next player out, followed by
+`skip()`, does not skip the one after). When one player (with teams, one team)
+is left, they win the round; a variant that wants another end calls `win_round`
+from a rule `on: eliminated`. `is_out(p)` tells whether `p` is out.
+
+```yaml part
+rules:
+  - name: 20 cards or more and you are out
+    on: hand_changed
+    if: size >= 20
+    do: eliminate(player)
+  - name: a player out's cards are shuffled in
+    on: eliminated
+    do: shuffle(draw_pile)
+  - name: a dealer out makes the next player draw one
+    on: eliminated
+    if: is_out(dealer)
+    do: draw(next, 1)
 ```"""
 
 _RULES = """\
@@ -373,6 +462,8 @@ TOPICS: dict[str, Topic] = {
     "round": Topic("The round: round", _ROUND),
     "turn": Topic("The turn: turn", _TURN),
     "scoring": Topic("Scoring: scoring", _SCORING),
+    "teams": Topic("Teams: teams", _TEAMS),
+    "out": Topic("Players out of the round: eliminate", _OUT),
     "rules": Topic("House rules: rules", _RULES),
     "options": Topic("Options: options", _OPTIONS),
     "extends": Topic("Overlays: extends", _EXTENDS),

@@ -16,7 +16,7 @@ from ..errors import Diagnostic, did_you_mean
 from ..lang.compile import reads_only_faces
 from .expressions import Expressions, parse_once
 from .lint import self_applications
-from .model import CardKind, DrawRule, Face, Rule, Scoring, Side, TurnRules, Variant
+from .model import CardKind, DrawRule, Face, Rule, Scoring, Side, Teams, TurnRules, Variant
 from .source import Key
 
 DEFAULT_MATCH = "card.wild or card.color == current_color or card.symbol == top.symbol"
@@ -78,11 +78,45 @@ class VariantBuilder:
                               then=draw.get("then", "may_play")),
             ),
             scoring=Scoring(d["scoring"].get("round", "winner_scores_others"),
-                            self.number(("scoring", "target"), 1, 1_000_000), d["scoring"].get("winner", "highest")),
+                            self.number(("scoring", "target"), 1, 1_000_000), d["scoring"].get("winner", "highest"),
+                            x.condition(("scoring", "game_over"), PLAYER_ENV)),
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
+            teams=self.teams(d.get("teams"), players["min"], players["max"]),
             where=x.where,
         )
+
+    def teams(self, raw: Any, lo: int, hi: int) -> Teams:
+        """The `teams:` declaration, checked against the seats and the player count."""
+        x = self.exprs
+        if raw is None:
+            return None
+        if raw == "opposite":
+            if lo % 2 or hi % 2 or lo != hi:
+                x.error(("teams",), f"teams: opposite pairs each seat with the one across the table, so every "
+                        f"player count must be even; players is {lo}–{hi}",
+                        f"set players: {{min: {lo + lo % 2}, max: {lo + lo % 2}}}")
+            return "opposite"
+        teams = tuple(tuple(team) for team in raw)
+        where: dict[int, int] = {}
+        for i, team in enumerate(teams):
+            for j, seat in enumerate(team):
+                if seat in where:
+                    x.error(("teams", i, j), f"seat {seat} is in two teams (team {where[seat]} and team {i})"
+                            if where[seat] != i else f"seat {seat} is listed twice in team {i}",
+                            "list each seat once")
+                where.setdefault(seat, i)
+        seats = len(where)
+        missing = [s for s in range(seats) if s not in where]
+        if len(where) < sum(map(len, teams)):
+            pass  # a seat listed twice: the count below would only repeat it
+        elif missing:
+            x.error(("teams",), f"teams name {seats} seats but not seat {missing[0]}; seats are numbered "
+                    f"from 0 to {seats - 1}", f"put seat {missing[0]} in a team")
+        elif lo != seats or hi != seats:
+            x.error(("teams",), f"teams seat {seats} players, but players is {lo}–{hi}",
+                    f"set players: {{min: {seats}, max: {seats}}}")
+        return teams
 
     def number(self, key: Key, lo: int, hi: int) -> int:
         """The whole number at `key`: written there, or read from an option (`{option: NAME}`)."""

@@ -11,6 +11,7 @@ from ..lang.program import Fn, Program
 
 AfterDraw = Literal["may_play", "must_play", "keep"]
 RoundScoring = Literal["winner_scores_others", "each_scores_own"]
+Teams = Literal["opposite"] | tuple[tuple[int, ...], ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,7 @@ class Scoring:
     round: RoundScoring
     target: int
     winner: Literal["highest", "lowest"]
+    game_over: Fn | None = None  # the game also ends when this holds after a round's scoring
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +167,8 @@ class Variant:
     scoring: Scoring
     rules: tuple[Rule, ...]
     options: tuple[Option, ...]
+    # Partners by seat: "opposite", or the seats of each team; None: everyone plays alone.
+    teams: Teams = None
     # Where each condition stands in the file, and its text (for runtime errors).
     where: Mapping[Any, tuple[Pos, str]] = field(default_factory=dict, compare=False, repr=False)
     # Derived tables the engine builds once per variant (the card table, …).

@@ -251,6 +251,11 @@ def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnos
         wanted = {"points": "a number or `rank`", "ranks": "a number, a range like 1-9, or a list",
                   "kind": "a card kind or a list of kinds"}[str(path[-1])]
         return Diagnostic(pos, f"{where} should be {wanted}; got {err.instance!r}")
+    inst = err.instance
+    if path == ("teams",) and not (isinstance(inst, list) and all(isinstance(t, list) for t in inst)):
+        return Diagnostic(pos, "teams should be `opposite` or a list of teams, each a list of seats; "
+                          f"got {_short(inst)}",
+                          "for example teams: opposite, or teams: [[0, 2], [1, 3]]")
     alternatives = err.validator_value if isinstance(err.validator_value, list) else []
     if isinstance(err.instance, dict) and {"$ref": "#/$defs/option_value"} in alternatives:
         return Diagnostic(pos, f"{where} should be a number or {{option: NAME}} (a number option's value)")

@@ -5,6 +5,7 @@ Each docstring is the function's entry in the generated language reference.
 
 from __future__ import annotations
 
+from ...errors import RuntimeFault
 from ..actions import Decision
 from ..cards import Card
 from ..game import Game
@@ -15,24 +16,30 @@ choice = REGISTRY.choice
 
 @choice("by: player = player", returns="color")
 def choose_color(g: Game, by: int) -> Decision:
-    """`by` names one of the colours of the side in play."""
+    """`by` names one of the colours of the side in play (a player out of the round
+    cannot be asked: that is an error)."""
+    if by in g.out:
+        raise RuntimeFault(f"player {by} is out of the round and cannot name a colour")
     return Decision(by, "color", g.variant.sides[g.side].colors, "name a colour")
 
 
 @choice("options: players, by: player = player", returns="player", none=True)
 def choose_player(g: Game, options: list[int], by: int) -> Decision | None:
-    """`by` picks one of `options` (none if there is no one to pick)."""
-    return Decision(by, "player", tuple(options), "pick a player") if options else None
+    """`by` picks one of `options` (none if there is no one to pick, or `by` is out of the round)."""
+    return Decision(by, "player", tuple(options), "pick a player") if options and by not in g.out else None
 
 
 @choice("options: cards, by: player = player", returns="card", none=True)
 def choose_card(g: Game, options: list[Card], by: int) -> Decision | None:
-    """`by` picks one of the cards `options` (none if there is none)."""
-    return Decision(by, "card", tuple(options), "pick a card") if options else None
+    """`by` picks one of the cards `options` (none if there is none, or `by` is out of the round)."""
+    return Decision(by, "card", tuple(options), "pick a card") if options and by not in g.out else None
 
 
 @choice("who: player, question: str, about: card = none", returns="bool")
-def ask(g: Game, who: int, question: str, about: Card | None) -> Decision:
+def ask(g: Game, who: int, question: str, about: Card | None) -> Decision | bool:
     """`who` answers yes or no to `question` (for example "challenge" or "call_uno");
-    `about` is a card shown to them with the question."""
+    `about` is a card shown to them with the question. A player out of the round is
+    not asked: the answer is false."""
+    if who in g.out:
+        return False
     return Decision(who, "ask", (True, False), question, about)

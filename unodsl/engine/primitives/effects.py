@@ -149,12 +149,12 @@ def shuffle(g: Game, zone: list[Card]) -> None:
 @effect("count: int")
 def deal(g: Game, count: int) -> None:
     """Deal `count` cards to each player, one at a time, starting left of the dealer."""
-    pile, n = g.draw_pile, g.n
+    pile, n = g.draw_pile, g.n - len(g.out)
     count = _count(count)
     dealt = pile[:-count * n - 1:-1]  # the top count*n cards, top first
     del pile[len(pile) - len(dealt):]
-    for i in range(n):  # card k goes to the (k mod n)-th player left of the dealer
-        g.hands[(g.dealer + 1 + i) % n].extend(dealt[i::n])
+    for i in range(n):  # card k goes to the (k mod n)-th player (still in) left of the dealer
+        g.hands[g.next_in(g.dealer, i + 1, 1)].extend(dealt[i::n])
     for p in range(g.n):
         if g.watching("dealt"):
             g.emit("dealt", {"player": p, "count": len(g.hands[p])})
@@ -267,3 +267,47 @@ def _count(count: int) -> int:
     if count < 0:
         raise GameError(f"an effect was given a count of {count}; counts are 0 or more")
     return count
+
+
+@effect("who: player, to: zone = draw_pile, at: str = 'bottom'")
+def eliminate(g: Game, who: int, to: list[Card], at: str) -> None:
+    """`who` is out of the round: their cards go to `to` (under the draw pile unless
+    told otherwise; `at: "top"` puts them on top), play passes over them, and no
+    name (`next`, `players`, `opponents`, `others` …) gives them until the next round,
+    when they are back in. When one player (with teams, one team) is left, they win
+    the round (the first of them in seat order); the last player in is never put out."""
+    if who in g.out or len(g.out) >= g.n - 1:
+        return
+    hand = g.hands[who]
+    held = len(hand)
+    if hand is not to:
+        moved = hand[::-1]
+        hand.clear()
+        if at == "bottom":
+            to[:0] = moved
+        else:
+            to.extend(moved)
+    g.put_out(who)
+    if g.watching("eliminated"):
+        g.emit("eliminated", {"player": who, "count": held, "zone": g.zone_name(to)})
+
+
+@effect("who: player")
+def win_round(g: Game, who: int) -> None:
+    """The round ends with `who` its winner, as if they had gone out, once the turn
+    (or set-up) in progress is over with its effects and rules; the round is scored
+    as usual. A round already won keeps its first winner."""
+    g.win_round(who)
+
+
+@effect("who: player, points: int")
+def add_score(g: Game, who: int, points: int) -> None:
+    """Add `points` (may be negative) to `who`'s game score at once; with `teams:`,
+    to their team's score (every partner's `score`)."""
+    g.add_score(who, points)
+
+
+@effect("who: player, points: int")
+def set_score(g: Game, who: int, points: int) -> None:
+    """Set `who`'s game score (with `teams:`, their team's) to `points`."""
+    g.add_score(who, points - g.scores[who])

@@ -32,13 +32,17 @@ def current_color(g: Game, e: Env) -> str | None:
 
 @name("player")
 def next_(g: Game, e: Env) -> int:
-    """The player after `player` in the current direction."""
+    """The player after `player` in the current direction (passing over players out)."""
+    if g.out:
+        return g.next_in(e["player"])
     return int((e["player"] + g.direction) % g.n)
 
 
 @name("player")
 def previous(g: Game, e: Env) -> int:
-    """The player before `player` in the current direction."""
+    """The player before `player` in the current direction (passing over players out)."""
+    if g.out:
+        return g.next_in(e["player"], 1, -g.direction)
     return int((e["player"] - g.direction) % g.n)
 
 
@@ -50,22 +54,28 @@ def dealer(g: Game, e: Env) -> int:
 
 @name("players")
 def players(g: Game, e: Env) -> list[int]:
-    """Every player in turn order, starting with `player`."""
+    """Every player still in the round, in turn order, starting with `player`."""
+    if g.out:
+        return g.in_order(e["player"])
     p, d, n = e["player"], g.direction, g.n
     return [(p + i * d) % n for i in range(n)]
 
 
 @name("players")
 def opponents(g: Game, e: Env) -> list[int]:
-    """Every player but `player`, in turn order from `next`."""
-    p, d, n = e["player"], g.direction, g.n
+    """Every player but `player` still in the round, in turn order from `next`; with
+    `teams:`, only the players of the other teams (`others(player)` gives partners too)."""
+    p = e["player"]
+    if g.out or g.team_of is not None:
+        return [q for q in g.in_order(p) if g.team(q) != g.team(p)]
+    d, n = g.direction, g.n
     return [(p + i * d) % n for i in range(1, n)]
 
 
 @name("int")
 def player_count(g: Game, e: Env) -> int:
-    """How many players are in the game."""
-    return g.n
+    """How many players are in the round (all seats, less those out)."""
+    return g.n - len(g.out)
 
 
 @name("zone")
@@ -114,3 +124,21 @@ def penalty(g: Game, e: Env) -> int:
 def round_number(g: Game, e: Env) -> int:
     """The number of the round being played, from 1."""
     return g.round
+
+
+@name("players")
+def teammates(g: Game, e: Env) -> list[int]:
+    """`player`'s partners still in the round, in turn order (empty without `teams:`)."""
+    p = e["player"]
+    if g.team_of is None:
+        return []
+    return [q for q in g.in_order(p) if q != p and g.team(q) == g.team(p)]
+
+
+@name("player", none=True)
+def partner(g: Game, e: Env) -> int | None:
+    """`player`'s first partner in turn order, whether in or out (none without `teams:`)."""
+    p = e["player"]
+    if g.team_of is None:
+        return None
+    return next((q for q in ((p + i * g.direction) % g.n for i in range(1, g.n)) if g.team(q) == g.team(p)), None)

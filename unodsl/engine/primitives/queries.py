@@ -46,19 +46,25 @@ def top_of(g: Game, zone: list[Card]) -> Card | None:
 
 @query("who: player", returns="player")
 def next_of(g: Game, who: int) -> int:
-    """The player after `who` in the current direction."""
+    """The player after `who` in the current direction (passing over players out)."""
+    if g.out:
+        return g.next_in(who)
     return (who + g.direction) % g.n
 
 
 @query("who: player", returns="player")
 def left_of(g: Game, who: int) -> int:
-    """The player on `who`'s left (clockwise), whatever the direction."""
+    """The player on `who`'s left (clockwise), whatever the direction (passing over players out)."""
+    if g.out:
+        return g.next_in(who, 1, 1)
     return (who + 1) % g.n
 
 
 @query("who: player", returns="players")
 def others(g: Game, who: int) -> list[int]:
-    """Every player but `who`, in turn order from the one after `who`."""
+    """Every player but `who` still in the round (partners too), in turn order from the one after `who`."""
+    if g.out:
+        return [q for q in g.in_order(who) if q != who]
     return [(who + i * g.direction) % g.n for i in range(1, g.n)]
 
 
@@ -66,6 +72,18 @@ def others(g: Game, who: int) -> list[int]:
 def flagged(g: Game, who: int, flag: str) -> bool:
     """True if `who` carries `flag` (see flag)."""
     return flag in g.flags[who]
+
+
+@query("who: player", returns="int")
+def team_of(g: Game, who: int) -> int:
+    """`who`'s team number, from 0 (without `teams:`, their seat: each plays alone)."""
+    return g.team(who)
+
+
+@query("who: player", returns="bool")
+def is_out(g: Game, who: int) -> bool:
+    """True if `who` has been eliminated from this round."""
+    return who in g.out
 
 
 playable = query("card: card, by: player = player", returns="bool")(Game.playable)
