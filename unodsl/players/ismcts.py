@@ -191,7 +191,10 @@ class ISMCTSAgent:
                     child.avail += 1
                     seen.append((child, option))
             if fresh:
-                key, option = fresh[int(rng.random() * len(fresh))]
+                # the rollout policy's own choice first: the tree's frontier plays as the rollouts do
+                hint = (d.player, d.kind, action_key(self._agents(g.n, rng)[d.player].choose(g, d)))
+                key, option = next((pair for pair in fresh if pair[0] == hint), None) or \
+                    fresh[int(rng.random() * len(fresh))]
                 child = children[key] = _Node(d.player)
                 child.avail = 1
                 path.append(child)
@@ -211,12 +214,17 @@ class ISMCTSAgent:
             n.visits += 1
             n.total += rewards[n.player]
 
+    def _agents(self, n: int, rng: random.Random) -> list[Chooser]:
+        """The rollout policy's agents, one per seat (made once)."""
+        agents = self._rollout_agents
+        if len(agents) != n:
+            agents[:] = [self._policy(rng) for _ in range(n)]
+        return agents
+
     def _rollout(self, g: Game, rounds: int, outcome: _RoundEnd, rng: random.Random) -> Sequence[float]:
         """Play the round out with the rollout policy; each player's reward."""
         if not outcome and g.decision is not None and len(g.round_turns) == rounds:
-            agents = self._rollout_agents
-            if len(agents) != g.n:
-                agents[:] = [self._policy(rng) for _ in range(g.n)]
+            agents = self._agents(g.n, rng)
             g.max_turns = min(g.max_turns, g.turns + self.rollout_turns)
             try:
                 g.autoplay(agents, rounds=1)
