@@ -30,8 +30,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..errors import Diagnostic, VariantError, did_you_mean
-from ..players.bots import AGENTS
+from ..errors import Diagnostic, VariantError
+from ..players.bots import AgentSpecError, agent_specs
 from ..tools.cluster import Cluster, ClusterUnavailable, check_cluster
 from ..tools.save import Save, SaveError, load_save, load_saved_variant
 from ..tools.simulate import default_players
@@ -89,12 +89,12 @@ def chosen_options(v: Variant) -> list[str]:
 
 
 def agent_names(text: str) -> list[str]:
-    """`--agents greedy,random` → the names, each checked."""
-    names = [a.strip() for a in text.split(",") if a.strip()]
-    for name in names:
-        if name not in AGENTS:
-            hint = did_you_mean(name, AGENTS) or f"agents: {', '.join(AGENTS)}"
-            raise click.BadParameter(f"unknown agent {name!r} ({hint})", param_hint="--agents")
+    """`--agents greedy,random` or `--agents ismcts:iterations=400,greedy` → the
+    agents' specs, each checked (see players.bots.parse_agent)."""
+    try:
+        names = agent_specs(text)
+    except AgentSpecError as err:
+        raise click.BadParameter(str(err), param_hint="--agents") from None
     return names or ["random"]
 
 

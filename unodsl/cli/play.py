@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from ..engine.game import MAX_TURNS, Chooser, Game
 from ..errors import UnoDslError
-from ..players.bots import AGENTS, make_agents
+from ..players.bots import is_agent, make_agents
 from ..players.human import HumanAgent, PlayNarrator, Quit
 from ..tools.log import EventLog, log_header, write_log
 from ..tools.save import Save, catch_up, position, restore, write_save
@@ -156,7 +156,7 @@ def _saved_bots(saved: Save, seat: int) -> list[str]:
     """The save's agents at the seats other than the person's, in seat order."""
     names = [a for p, a in enumerate(saved.agents) if p != seat]
     for name in names:
-        if name not in AGENTS:
+        if not is_agent(name):
             raise click.UsageError(f"the save seats {name!r} at a seat other than yours (P{seat + 1}): "
                                    "choose your seat with --seat, or the bots with -a")
     return names or ["random"]

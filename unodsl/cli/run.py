@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from ..engine.game import MAX_TURNS, Game
 from ..errors import UnoDslError, VariantRuntimeError
-from ..players.bots import AGENTS, Agent, make_agents
+from ..players.bots import Agent, is_agent, make_agents
 from ..tools.log import EventLog, log_header, write_log
 from ..tools.narrator import Narrator
 from ..tools.save import Save, SaveError, catch_up, position, restore, write_save
@@ -163,7 +163,7 @@ def _saved_agents(saved: Save) -> list[str]:
     """The save's agents, one per seat; a seat no bot can take (a person's) is a usage error."""
     seats = list(saved.agents) or ["random"]
     for p, name in enumerate(seats):
-        if name not in AGENTS:
+        if not is_agent(name):
             raise click.UsageError(f"the save seats {name!r} at P{p + 1}, which no bot can take over: "
                                    "give the agents with -a (or go on with `unodsl play --resume`)")
     return seats

@@ -1,7 +1,14 @@
-"""Agents answer decisions: uniformly random, or a simple greedy heuristic."""
+"""Agents answer decisions: uniformly random, a simple greedy heuristic, or a search
+(ISMCTS, `players/ismcts.py`).
+
+An agent is named by a spec: its name, then parameters after colons, as in
+`ismcts`, `ismcts:iterations=400` or `ismcts:iterations=400:rollout=random`
+(`agent_specs` also reads `ismcts:iterations=400,rollout=random,greedy`: a piece
+with `=` and no name continues the agent before it)."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -9,6 +16,8 @@ from typing import Any, Protocol
 
 from ..engine.actions import DRAW, KEEP, Decision, Play
 from ..engine.game import Game
+from ..errors import UnoDslError, did_you_mean
+from .ismcts import ISMCTSAgent
 
 
 class Agent(Protocol):
@@ -63,15 +72,121 @@ class GreedyAgent:
         return True if True in options else options[0]
 
 
-AGENTS: dict[str, Callable[[random.Random], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, Callable[[random.Random], Agent]] = {
+    "random": RandomAgent, "greedy": GreedyAgent, "ismcts": lambda rng: ISMCTSAgent(rng, rollout=GreedyAgent)}
+
+ROLLOUTS: dict[str, Callable[[random.Random], Agent]] = {"greedy": GreedyAgent, "random": RandomAgent}
+
+
+class AgentSpecError(UnoDslError):
+    """An agent spec that names no agent, or gives it a parameter it does not take."""
+
+
+def _whole(name: str, text: str, least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise AgentSpecError(f"{name} must be a whole number, not {text!r}") from None
+    if value < least:
+        raise AgentSpecError(f"{name} must be at least {least}, not {value}")
+    return value
+
+
+def _number(name: str, text: str, positive: bool) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise AgentSpecError(f"{name} must be a number, not {text!r}") from None
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        raise AgentSpecError(f"{name} must be {'more than 0' if positive else '0 or more'}, not {text}")
+    return value
+
+
+def _rollout(name: str, text: str) -> Callable[[random.Random], Agent]:
+    if text not in ROLLOUTS:
+        hint = did_you_mean(text, ROLLOUTS) or f"rollouts: {', '.join(ROLLOUTS)}"
+        raise AgentSpecError(f"unknown rollout policy {text!r} ({hint})")
+    return ROLLOUTS[text]
+
+
+# Each agent's parameters: name → (reader of its text, the keyword it sets).
+PARAMETERS: dict[str, dict[str, Callable[[str, str], Any]]] = {
+    "random": {},
+    "greedy": {},
+    "ismcts": {
+        "iterations": lambda n, t: _whole(n, t, 1),
+        "seconds": lambda n, t: _number(n, t, positive=True),
+        "c": lambda n, t: _number(n, t, positive=False),
+        "rollout": _rollout,
+        "rollout_turns": lambda n, t: _whole(n, t, 1),
+    },
+}
+
+
+def parse_agent(spec: str) -> tuple[str, dict[str, Any]]:
+    """`ismcts:iterations=400` → ("ismcts", {"iterations": 400}); an unknown agent or
+    parameter, or a value out of range, is an AgentSpecError saying which."""
+    name, *pairs = [part.strip() for part in spec.split(":")]
+    if name not in AGENTS:
+        hint = did_you_mean(name, AGENTS) or f"agents: {', '.join(AGENTS)}"
+        raise AgentSpecError(f"unknown agent {name!r} ({hint})")
+    known = PARAMETERS.get(name, {})
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, eq, text = (p.strip() for p in pair.partition("="))
+        if not known:
+            raise AgentSpecError(f"agent {name!r} takes no parameters (got {pair!r})")
+        if key not in known:
+            hint = did_you_mean(key, known) or f"its parameters: {', '.join(known)}"
+            raise AgentSpecError(f"agent {name!r} has no parameter {key!r} ({hint})")
+        if not eq or not text:
+            raise AgentSpecError(f"parameter {key!r} of {name!r} needs a value: {key}=VALUE")
+        if key in params:
+            raise AgentSpecError(f"parameter {key!r} of {name!r} is given twice")
+        params[key] = known[key](key, text)
+    return name, params
+
+
+def agent_specs(text: str) -> list[str]:
+    """`greedy,ismcts:iterations=40,rollout=random` → ["greedy", "ismcts:iterations=40:rollout=random"],
+    each checked (an AgentSpecError says what is wrong)."""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and specs:
+            specs[-1] += ":" + piece
+        else:
+            specs.append(piece)
+    for spec in specs:
+        parse_agent(spec)
+    return specs
+
+
+def is_agent(spec: str) -> bool:
+    """True if `spec` names an agent with parameters it takes."""
+    try:
+        parse_agent(spec)
+    except AgentSpecError:
+        return False
+    return True
+
+
+def make_agent(spec: str, rng: random.Random) -> Agent:
+    """The agent `spec` names (see parse_agent), drawing on `rng`."""
+    name, params = parse_agent(spec)
+    if name == "ismcts":
+        return ISMCTSAgent(rng, **{"rollout": GreedyAgent, **params})
+    return AGENTS[name](rng)
 
 
 def make_agents(names: list[str], players: int, seed: int = 0) -> list[Agent]:
-    """One agent per seat, cycling through `names`. The table's agents share one
-    generator of their own, seeded from `seed`: the game's generator is the game's
-    alone, so its deals and shuffles do not depend on who sits at the table."""
+    """One agent per seat, cycling through `names` (specs: see parse_agent). The
+    table's agents share one generator of their own, seeded from `seed`: the game's
+    generator is the game's alone, so its deals and shuffles do not depend on who
+    sits at the table. (A searching agent seeds its own generator from it.)"""
     rng = agents_rng(seed)
-    return [AGENTS[names[i % len(names)]](rng) for i in range(players)]
+    return [make_agent(names[i % len(names)], rng) for i in range(players)]
 
 
 def agents_rng(seed: int) -> random.Random:

@@ -39,7 +39,7 @@ from typing import Any
 
 from ..engine.game import Game, replay_command
 from ..errors import RunawayRound, UnoDslError, VariantRuntimeError
-from ..players.bots import AGENTS, make_agents
+from ..players.bots import AGENTS, AgentSpecError, make_agents, parse_agent
 from ..variant.load import load_variant
 from ..variant.model import Variant
 from ..variant.resolve import resolve
@@ -464,9 +464,13 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     n = players if players is not None else default_players(loaded)
     if not loaded.min_players <= n <= loaded.max_players:
         raise UnoDslError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
-    unknown = [a for a in agents if a not in AGENTS]
-    if unknown or not agents:
-        raise UnoDslError(f"unknown agent(s) {', '.join(unknown) or '(none given)'}; agents: {', '.join(AGENTS)}")
+    if not agents:
+        raise UnoDslError(f"no agents given; agents: {', '.join(AGENTS)}")
+    for agent in agents:
+        try:
+            parse_agent(agent)
+        except AgentSpecError as err:
+            raise UnoDslError(f"{err}; agents: {', '.join(AGENTS)}") from None
     if count < 1:
         raise UnoDslError("play at least one game")
     if max_failures is not None and max_failures < 1:

@@ -1,0 +1,224 @@
+"""Information-set Monte Carlo tree search (SO-ISMCTS, Cowling, Powley and Whitehouse 2012).
+
+The searching player cannot see the others' hands or the draw pile, so each
+iteration first *determinises*: `game.resample(me, rng)` deals the unseen cards
+again at random, consistently with everything `me` has seen. The iteration then
+walks one tree, shared by all determinisations, on a clone of that game:
+
+- a node is reached by a path of actions from the root (the searcher's own
+  decision now). Its children are keyed by (who decides, what kind of decision,
+  the action), so a node stands for every state the searcher cannot tell apart
+  after that path: an information set as the searcher sees it, never the true
+  history of a determinised game (that would leak the hidden cards);
+- an action is its encoded answer (`encode_answer`), except that a card is known
+  by its faces (its label and the face it shows outward), not by its id: two red
+  sevens are the same move, and an opponent's card has a different id in every
+  determinisation;
+- selection is UCB1 over the actions *available in this determinisation*, with
+  availability counts in place of the parent's visits (the "subset-armed bandit"
+  of the paper); the first unseen action found is expanded, at random;
+- every kind of decision is searched (a turn, the card just drawn, a colour, a
+  seat, a card, yes or no), by every player: each node's reward is that of the
+  player who chose it, so opponents are modelled as trying to win too;
+- a rollout plays the round out with a cheap policy (greedy or random agents).
+
+The reward is the round's outcome: 1 to the player who wins the round, 0 to the
+others. Winning rounds is what every variant's scoring rewards; points are left
+to the variant's scoring of the rounds won. A rollout longer than
+`rollout_turns` turns is stopped and scored by hand sizes (each player's share of
+1/(cards + 1)).
+
+Deterministic for a seed: with `iterations` the search reads no clock. With
+`seconds` it searches for that long per decision (and so depends on the machine).
+
+The agent copies the game it is asked about, so it says so (`searches = True`):
+`Game.autoplay` then asks it where the game has stopped and is a value, never
+from inside a running step.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine.actions import Decision, Play, encode_answer
+from ..engine.cards import Card
+from ..engine.game import Chooser, Game
+from ..engine.view import outward
+from ..errors import RunawayRound, UnoDslError
+
+Policy = Callable[[random.Random], Chooser]
+
+
+class _Node:
+    """Statistics of one action in one information set (the tree's edge into it)."""
+
+    __slots__ = ("avail", "children", "player", "total", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # who chose the action that leads here
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.avail = 0  # iterations in which this action was available
+        self.total = 0.0  # the sum of `player`'s rewards
+
+
+def action_key(choice: Any) -> Any:
+    """An answer as the searcher knows it across determinisations: a card by its faces
+    (label, outward face), anything else by its encoded form."""
+    kind = type(choice)
+    if kind is Play:
+        card = choice.card
+        return ("play", card.label, outward(card))
+    if kind is Card:
+        return ("card", choice.label, outward(choice))
+    return encode_answer(choice)
+
+
+class ISMCTSAgent:
+    """Searches every decision it is asked with SO-ISMCTS (see the module docstring).
+
+    `iterations`: determinisations (and tree walks) per decision; `seconds`: search
+    for this long instead (not reproducible); `rollout`: the policy of the rollouts,
+    a factory of agents given a generator; `c`: UCB1's exploration constant;
+    `rollout_turns`: a rollout's turns before it is scored by hand sizes.
+    """
+
+    name = "ismcts"
+    searches = True  # it clones and resamples the game: autoplay asks it where the game has stopped
+
+    def __init__(self, rng: random.Random | int | None = None, *, rollout: Policy,
+                 iterations: int = 200, seconds: float | None = None, c: float = 0.7,
+                 rollout_turns: int = 300) -> None:
+        if iterations < 1:
+            raise UnoDslError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None and not seconds > 0:
+            raise UnoDslError(f"seconds must be more than 0, not {seconds}")
+        if not c >= 0:
+            raise UnoDslError(f"c must be 0 or more, not {c}")
+        if rollout_turns < 1:
+            raise UnoDslError(f"rollout_turns must be at least 1, not {rollout_turns}")
+        seed = rng.getrandbits(64) if isinstance(rng, random.Random) else (rng or 0)
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout_turns = rollout_turns
+        self._policy = rollout
+        self._rollout_agents: list[Chooser] = []
+        self.last_root: dict[Any, tuple[int, float]] = {}  # the last search's root: key → (visits, mean)
+
+    # -- the agent ------------------------------------------------------------
+    def choose(self, game: Game, decision: Decision) -> Any:
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        position = game
+        me = decision.player
+        root = _Node(-1)
+        rng = self.rng
+        if self.seconds is None:
+            for _ in range(self.iterations):
+                self._iterate(position, me, root, rng)
+        else:
+            deadline = time.perf_counter() + self.seconds
+            while True:
+                self._iterate(position, me, root, rng)
+                if time.perf_counter() >= deadline:
+                    break
+        children = root.children
+        self.last_root = {k[2]: (n.visits, n.total / n.visits if n.visits else 0.0) for k, n in children.items()}
+
+        def merit(i: int) -> tuple[int, float, int]:
+            node = children.get((me, decision.kind, action_key(options[i])))
+            return (node.visits, node.total / node.visits, -i) if node and node.visits else (0, 0.0, -i)
+
+        return options[max(range(len(options)), key=merit)]
+
+    # -- one iteration ----------------------------------------------------------
+    def _iterate(self, position: Game, me: int, root: _Node, rng: random.Random) -> None:
+        g = position.resample(me, rng)
+        outcome = _RoundEnd()
+        g.watch(outcome, ("round_end",))
+        rounds = len(g.round_turns)
+        node = root
+        path: list[_Node] = []
+        log = math.log
+        c = self.c
+        while not outcome:
+            d = g.decision
+            if d is None or len(g.round_turns) > rounds:
+                break
+            children = node.children
+            fresh: list[tuple[Any, Any]] = []
+            seen: list[tuple[_Node, Any]] = []
+            for option in d.options:
+                key = (d.player, d.kind, action_key(option))
+                child = children.get(key)
+                if child is None:
+                    if all(k != key for k, _ in fresh):
+                        fresh.append((key, option))
+                elif all(n is not child for n, _ in seen):
+                    child.avail += 1
+                    seen.append((child, option))
+            if fresh:
+                # the rollout policy's own choice first: the tree's frontier plays as the rollouts do
+                hint = (d.player, d.kind, action_key(self._agents(g.n, rng)[d.player].choose(g, d)))
+                key, option = next((pair for pair in fresh if pair[0] == hint), None) or \
+                    fresh[int(rng.random() * len(fresh))]
+                child = children[key] = _Node(d.player)
+                child.avail = 1
+                path.append(child)
+                g.apply(option)
+                break
+            best, best_value = seen[0], -math.inf
+            for pair in seen:
+                n = pair[0]
+                value = n.total / n.visits + c * math.sqrt(log(n.avail) / n.visits)
+                if value > best_value:
+                    best, best_value = pair, value
+            node = best[0]
+            path.append(node)
+            g.apply(best[1])
+        rewards = self._rollout(g, rounds, outcome, rng)
+        for n in path:
+            n.visits += 1
+            n.total += rewards[n.player]
+
+    def _agents(self, n: int, rng: random.Random) -> list[Chooser]:
+        """The rollout policy's agents, one per seat (made once)."""
+        agents = self._rollout_agents
+        if len(agents) != n:
+            agents[:] = [self._policy(rng) for _ in range(n)]
+        return agents
+
+    def _rollout(self, g: Game, rounds: int, outcome: _RoundEnd, rng: random.Random) -> Sequence[float]:
+        """Play the round out with the rollout policy; each player's reward."""
+        if not outcome and g.decision is not None and len(g.round_turns) == rounds:
+            agents = self._agents(g.n, rng)
+            g.max_turns = min(g.max_turns, g.turns + self.rollout_turns)
+            try:
+                g.autoplay(agents, rounds=1)
+            except RunawayRound:
+                return _by_hand_sizes(g)
+        if outcome:
+            return [1.0 if q == outcome[0] else 0.0 for q in range(g.n)]
+        return _by_hand_sizes(g)
+
+
+class _RoundEnd(list[int]):
+    """A listener that notes who won the round."""
+
+    def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
+        if name == "round_end":
+            self.append(data["player"])
+
+
+def _by_hand_sizes(g: Game) -> list[float]:
+    """A round stopped before its end, scored by hand sizes: shares of 1/(cards + 1)."""
+    weights = [1.0 / (len(h) + 1) for h in g.hands]
+    total = sum(weights)
+    return [w / total for w in weights]
