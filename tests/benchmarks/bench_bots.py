@@ -40,6 +40,7 @@ class Timed:
 
     def __init__(self, agent: Any) -> None:
         self.agent, self.name, self.seconds, self.moves = agent, agent.name, 0.0, 0
+        self.searches = getattr(agent, "searches", False)  # asked where the game has stopped, like the agent
 
     def choose(self, game: Game, decision: Decision) -> Any:
         start = time.perf_counter()
