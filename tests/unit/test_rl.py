@@ -336,3 +336,28 @@ def test_settings_are_checked() -> None:
     with pytest.raises(UnoDslError, match="2–2 players, not 3"):
         env("duo", players=3)
     assert KEEP is not PASS  # the words are distinct actions
+
+
+# -- docs/rl.md ---------------------------------------------------------------------
+
+DOC = ROOT / "docs" / "rl.md"
+
+
+def test_the_random_policy_loop_in_the_docs_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    block = re.search(r"<!-- rl-example -->\n```python\n(.*?)```", text, re.S)
+    assert block is not None, "docs/rl.md has no rl-example block"
+    scope: dict[str, Any] = {}
+    exec(compile(block.group(1), str(DOC), "exec"), scope)
+    returns = scope["returns"]
+    assert sorted(returns.values()) == [-1.0, -1.0, -1.0, 1.0]
+    assert scope["table"].agents == []
+    assert str(returns) in capsys.readouterr().out
+
+
+def test_the_docs_action_table_counts_are_the_environments() -> None:
+    rows = re.findall(r"^\| ([a-z_]+)[^|]*\| (\d+) \| (\d+) \| (\d+) \|$", DOC.read_text(encoding="utf-8"), re.M)
+    assert len(rows) == 5
+    for name, faces, colours, actions in rows:
+        e = env(name, players=seats(name, 4))
+        assert (len(e.faces), len(e.colors), e.num_actions) == (int(faces), int(colours), int(actions)), name
