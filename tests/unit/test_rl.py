@@ -110,11 +110,19 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
                 assert described.startswith(card.label)
             elif isinstance(option, bool):
                 assert described == ("yes" if option else "no")
+            elif isinstance(option, int):  # a seat, counted from the chooser in seat order
+                assert described == f"seat +{(option - d.player) % e.n}"
+            elif isinstance(option, str):
+                assert described == f"colour {option}"
+            else:
+                assert described == str(option)
         assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(legal)
         assert obs["action_mask"].dtype == np.int8
         assert e.agents.index(agent) >= 0 and e.possible_agents[d.player] == agent
         e.step(rng.choice(sorted(legal)))
     assert "turn" in kinds
+    if name == "house/seven_zero":
+        assert "player" in kinds
 
 
 def test_the_action_space_is_derived_from_the_variant() -> None:
