@@ -96,7 +96,7 @@ def test_the_cycle_finder_finds_a_planted_circle() -> None:
 
 # Lower layers never import higher ones: the language knows nothing of variants or
 # the engine, the engine nothing of tools, players or the CLI, and so on.
-LAYERS = ["errors", "lang", "engine", "variant", "players", "tools", "cli"]
+LAYERS = ["errors", "lang", "engine", "variant", "players", "tools", "cli", "rl"]
 ALLOWED = {  # a layer → the layers it may import (besides itself)
     "errors": set(),
     "lang": {"errors"},
@@ -105,6 +105,7 @@ ALLOWED = {  # a layer → the layers it may import (besides itself)
     "players": {"errors", "engine", "variant", "tools.narrator"},
     "tools": {"errors", "lang", "engine", "variant", "players"},
     "cli": {"errors", "lang", "engine", "variant", "players", "tools"},
+    "rl": {"errors", "engine", "variant"},  # the PettingZoo environment: the engine's public contract
 }
 
 
@@ -125,6 +126,14 @@ def test_layers_import_only_downwards() -> None:
             if there and there != layer and not any(rest == a or rest.startswith(a + ".") for a in ALLOWED[layer]):
                 wrong.append(f"{mod} imports {t}")
     assert wrong == []
+
+
+def test_the_rl_environment_imports_only_downwards_and_nothing_imports_it() -> None:
+    graph = import_graph()
+    assert "unodsl.rl" in graph
+    assert graph["unodsl.rl"], "unodsl.rl imports nothing of unodsl"
+    assert {_layer(t) for t in graph["unodsl.rl"]} <= ALLOWED["rl"]
+    assert not [m for m, ts in graph.items() if "unodsl.rl" in ts]  # an optional extra: no one needs it
 
 
 def test_the_engine_imports_of_the_variant_layer_only_its_model() -> None:

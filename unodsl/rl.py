@@ -1,0 +1,405 @@
+"""A PettingZoo AEC environment for any variant (the optional `[rl]` extra).
+
+`env("flip", players=4, seed=1)` seats `player_0` … `player_{n-1}` at a game of
+the variant and lets each answer the decisions put to it. Everything is derived
+from the variant's model (its sides, faces, colours and scoring), and the game
+runs through the engine's public contract only: `decision`, `apply`, `view`.
+
+Spaces (see docs/rl.md for the full layout):
+
+- the action space is a fixed `Discrete(F + C + n + 5)`: one action per distinct
+  card face of every side (play that face on a turn, a drawn card or a jump-in;
+  choose it when asked for a card), one per colour of every side, one per seat
+  (relative to the player deciding: 0 is itself, 1 the next seat …), then yes,
+  no, draw, keep and pass. Two cards with the same face are one action (the first
+  matching option is taken).
+- the observation is a `Dict` of `observation` (a float32 `Box`, layout in
+  `ObservationLayout`) and `action_mask` (int8, 1 for each legal action of the
+  player to move, all 0 for the others).
+
+Rewards come when a round (or the game, `episode="game"`) ends: `reward="win"`
+gives +1 to the winner and -1 to the others; `reward="points"` gives the round's
+points, centred and divided by the deck's points (see `_points_rewards`).
+
+A round that passes `max_turns` turns, or a game that passes `max_rounds`, is
+*truncated*. A runtime error of the variant (a fault in one of its rules) ends
+the episode: every agent is *terminated* with reward 0 and the error's message
+in `infos[agent]["error"]`. An illegal action is refused with an `IllegalAction`
+and changes nothing (wrap the env in PettingZoo's `TerminateIllegalWrapper` to
+end the episode instead).
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as missing:  # pragma: no cover - depends on what is installed
+    raise ImportError(f"unodsl.rl needs the [rl] extra ({missing.name} is missing): "
+                      "pip install 'unodsl[rl]'") from missing
+
+from .engine.actions import DRAW, KEEP, PASS, Decision, Play
+from .engine.cards import Card
+from .engine.game import MAX_TURNS, Game
+from .errors import GameError, IllegalAction, RunawayRound, UnoDslError
+from .variant.load import load_variant
+from .variant.model import Face, Variant
+
+KINDS = ("turn", "drawn", "jump", "color", "player", "card", "ask")
+PROMPT_BUCKETS = 8  # a decision's prompt, hashed (crc32) into one of these
+WORDS = ("yes", "no", "draw", "keep", "pass")
+
+
+@dataclass(frozen=True)
+class ObservationLayout:
+    """Where each part of the observation vector starts and how long it is, in order."""
+
+    parts: tuple[tuple[str, int, int], ...]  # (name, start, length)
+
+    @property
+    def size(self) -> int:
+        _, start, length = self.parts[-1]
+        return start + length
+
+    def __getitem__(self, name: str) -> slice:
+        for part, start, length in self.parts:
+            if part == name:
+                return slice(start, start + length)
+        raise KeyError(name)
+
+
+class UnoEnv(AECEnv):  # type: ignore[misc]
+    """The AEC environment of one variant for a fixed number of players (see the module doc)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"], "name": "unodsl_v0", "is_parallelizable": False}
+
+    def __init__(self, variant: Variant, players: int | None = None, seed: int = 0, *,
+                 reward: str = "win", episode: str = "round", max_turns: int = MAX_TURNS,
+                 max_rounds: int = 1_000, render_mode: str | None = None) -> None:
+        super().__init__()
+        if reward not in ("win", "points"):
+            raise UnoDslError(f'reward must be "win" or "points", not {reward!r}')
+        if episode not in ("round", "game"):
+            raise UnoDslError(f'episode must be "round" or "game", not {episode!r}')
+        if render_mode not in (None, "human", "ansi"):
+            raise UnoDslError(f'render_mode must be "human", "ansi" or None, not {render_mode!r}')
+        n = players if players is not None else max(variant.min_players, min(2, variant.max_players))
+        if not variant.min_players <= n <= variant.max_players:
+            raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} "
+                              f"players, not {n}")
+        self.variant, self.n = variant, n
+        self.reward_kind, self.episode = reward, episode
+        self.max_turns, self.max_rounds = max_turns, max_rounds
+        self.render_mode = render_mode
+        self._next_seed = seed
+        # -- the action table, from the variant
+        self.faces: list[Face] = []
+        for side in variant.sides:
+            self.faces += [f for f in dict.fromkeys(side.faces) if f not in self.faces]
+        self.colors: list[str] = list(dict.fromkeys(c for side in variant.sides for c in side.colors))
+        self._face_index = {f: i for i, f in enumerate(self.faces)}
+        self._color_index = {c: i for i, c in enumerate(self.colors)}
+        nf, nc = len(self.faces), len(self.colors)
+        self.color_base, self.seat_base = nf, nf + nc
+        self.word_base = self.seat_base + n
+        self._word_action = {w: self.word_base + k for k, w in enumerate(WORDS)}
+        self.num_actions = self.word_base + len(WORDS)
+        self.action_names: list[str] = [self._face_name(f) for f in self.faces]
+        self.action_names += [f"colour {c}" for c in self.colors]
+        self.action_names += [f"seat +{k}" for k in range(n)]
+        self.action_names += list(WORDS)
+        # the top card's face, by side and label (the view shows labels)
+        self._top_face: dict[tuple[str, str], int] = {}
+        for side in variant.sides:
+            for f in side.faces:
+                self._top_face.setdefault((side.name, f.label), self._face_index[f])
+        self._face_of_id: dict[int, int] = {}  # a card's face_id → its action (memo)
+        # -- the observation layout
+        deck = max(variant.deck_size, 1)
+        sizes = [("hand", nf, deck), ("top", nf, 1), ("color", nc, 1), ("side", len(variant.sides), 1),
+                 ("direction", 1, 1), ("hand_sizes", n - 1, deck), ("scores", n, 2), ("penalty", 1, deck),
+                 ("draw_pile", 1, deck), ("kind", len(KINDS), 1), ("about", nf, 1), ("prompt", PROMPT_BUCKETS, 1)]
+        parts, start, high = [], 0, []
+        for name, length, top in sizes:
+            parts.append((name, start, length))
+            start += length
+            high += [float(top)] * length
+        self.layout = ObservationLayout(tuple(parts))
+        self._high = np.array(high, dtype=np.float32)
+        side_points = [sum(f.points for f in side.faces) for side in variant.sides]
+        self._points_scale = float(max([*side_points, 1]))
+        self.possible_agents = [f"player_{p}" for p in range(n)]
+        self._action_space = spaces.Discrete(self.num_actions)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(low=np.zeros_like(self._high), high=self._high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
+        })
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
+        self.game: Game | None = None
+        self._legal: dict[int, Any] = {}
+        self._ended: list[dict[str, Any]] = []  # round_end events since the last step
+
+    def _face_name(self, face: Face) -> str:
+        if len(self.variant.sides) == 1:
+            return f"{face.label}"
+        side = next(s.name for s in self.variant.sides if face in s.faces)
+        return f"{face.label} ({side})"
+
+    # -- the PettingZoo contract ------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """A new game. `seed` deals the game `unodsl run VARIANT --seed SEED` would;
+        without one, the seed after the last game's. (`options` is accepted and unused.)"""
+        if seed is not None:
+            self._next_seed = seed
+        game_seed, self._next_seed = self._next_seed, self._next_seed + 1
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._ended = []
+        self.steps = 0
+        self.agent_selection = self.agents[0]
+        try:
+            self.game = Game(self.variant, self.n, game_seed, max_turns=self.max_turns,
+                             max_rounds=self.max_rounds, listeners=[self._heard], listen_to=("round_end",))
+        except UnoDslError as err:
+            self.game = None
+            self._stop(err)
+            return
+        self._after_move()
+
+    def _heard(self, game: Game, name: str, data: dict[str, Any]) -> None:
+        if name == "round_end":
+            self._ended.append(data)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None and game.decision is not None
+        if action is None or int(action) not in self._legal:
+            legal = ", ".join(f"{a} ({self.action_names[a]})" for a in sorted(self._legal))
+            raise IllegalAction(f"{agent} cannot take action {action!r} now; legal: {legal}")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.steps += 1
+        try:
+            game.apply(self._legal[int(action)])
+        except UnoDslError as err:
+            self._stop(err)
+            self._accumulate_rewards()
+            return
+        self._after_move()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_move(self) -> None:
+        """Rewards for the rounds that ended, the end of the episode, or the next player."""
+        game = self.game
+        assert game is not None
+        ended, self._ended = self._ended, []
+        done = False
+        for data in ended:
+            if self.reward_kind == "points":
+                self._add(self._points_rewards(data["points"]))
+            elif self.episode == "round":
+                self._add([1.0 if q == data["player"] else -1.0 for q in range(self.n)])
+            done = done or self.episode == "round"
+        if game.over:
+            done = True
+            if self.reward_kind == "win" and self.episode == "game":
+                self._add([1.0 if q == game.winner else -1.0 for q in range(self.n)])
+        if done or game.decision is None:
+            if not done:  # no decision and no end: cannot happen with a working engine
+                self.infos = {a: {"error": "the game stopped without a decision"} for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._legal = {}
+            return
+        self._legal = self.legal_actions(game.decision)
+        self.agent_selection = self.possible_agents[game.decision.player]
+
+    def _add(self, rewards: list[float]) -> None:
+        for q, r in enumerate(rewards):
+            self.rewards[self.possible_agents[q]] += r
+
+    def _points_rewards(self, gained: list[int]) -> list[float]:
+        """A round's points as rewards: each player's points less the table's mean,
+        divided by the points of a whole deck (so within -1…1, summing to 0), and
+        negated when the lowest score wins."""
+        sign = 1.0 if self.variant.scoring.winner == "highest" else -1.0
+        mean = sum(gained) / self.n
+        return [sign * (g - mean) / self._points_scale for g in gained]
+
+    def _stop(self, err: UnoDslError) -> None:
+        """End the episode on an engine error: truncated for a runaway round or game,
+        terminated (reward 0, the message in infos) for a fault of the variant."""
+        runaway = isinstance(err, RunawayRound) or (type(err) is GameError and "rounds" in str(err))
+        key = "truncated" if runaway else "error"
+        self.infos = {a: {key: str(err)} for a in self.agents}
+        if runaway:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._legal = {}
+
+    # -- actions ------------------------------------------------------------
+    def _face_action(self, card: Card) -> int:
+        index = self._face_of_id.get(card.face_id)
+        if index is None:
+            index = self._face_of_id[card.face_id] = self._face_index[card.faces[card.side]]
+        return index
+
+    def legal_actions(self, d: Decision) -> dict[int, Any]:
+        """Each legal action of decision `d` → the option it answers with (the first
+        option of each action: two cards of one face are one action)."""
+        legal: dict[int, Any] = {}
+        for option in d.options:
+            kind = type(option)
+            if kind is Play:
+                action = self._face_action(option.card)
+            elif kind is Card:
+                action = self._face_action(option)
+            elif kind is bool:
+                action = self._word_action["yes" if option else "no"]
+            elif kind is int:
+                action = self.seat_base + (option - d.player) % self.n
+            elif kind is str:
+                action = self.color_base + self._color_index[option]
+            elif option is DRAW or option is KEEP or option is PASS:
+                action = self._word_action[str(option)]
+            else:  # pragma: no cover - the engine offers nothing else
+                raise UnoDslError(f"no action stands for the option {option!r}")
+            legal.setdefault(action, option)
+        return legal
+
+    def action_mask(self, agent: str) -> Any:
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
+            mask[list(self._legal)] = 1
+        return mask
+
+    # -- observations -------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, Any]:
+        p = self.possible_agents.index(agent)
+        vec = np.zeros(self.layout.size, dtype=np.float32)
+        game = self.game
+        if game is not None:
+            self._encode(vec, game, p)
+        return {"observation": vec, "action_mask": self.action_mask(agent)}
+
+    def _encode(self, vec: Any, game: Game, p: int) -> None:
+        at = {name: start for name, start, _ in self.layout.parts}
+        view = game.view(p)
+        for card in view.hand:
+            vec[at["hand"] + self._face_action(card)] += 1
+        if view.top is not None:
+            face = self._top_face.get((view.side, view.top))
+            if face is not None:
+                vec[at["top"] + face] = 1
+        if view.current_color in self._color_index:
+            vec[at["color"] + self._color_index[view.current_color]] = 1
+        vec[at["side"] + game.side] = 1
+        vec[at["direction"]] = 1.0 if view.direction == 1 else 0.0
+        sizes = {o.seat: o.hand_size for o in view.opponents}
+        target = max(self.variant.scoring.target, 1)
+        for k in range(1, self.n):
+            vec[at["hand_sizes"] + k - 1] = sizes[(p + k) % self.n]
+        for k in range(self.n):
+            vec[at["scores"] + k] = min(max(view.scores[(p + k) % self.n] / target, 0.0), 2.0)
+        vec[at["penalty"]] = view.penalty
+        vec[at["draw_pile"]] = view.draw_pile_size
+        d = game.decision
+        if d is not None and d.player == p:
+            vec[at["kind"] + KINDS.index(d.kind)] = 1
+            if d.about is not None:
+                vec[at["about"] + self._face_action(d.about)] = 1
+            if d.prompt:
+                vec[at["prompt"] + zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS] = 1
+        np.minimum(vec, self._high, out=vec)
+
+    # -- rendering ----------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.describe()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def describe(self) -> str:
+        """The table as text: side, colour, top card, hands, scores and the pending decision."""
+        game = self.game
+        if game is None:
+            return "no game (the variant failed to set up)"
+        seat = game.decision.player if game.decision is not None else 0
+        view = game.view(seat)
+        lines = [f"{self.variant.name}: round {game.round}, turn {game.turns}, side {view.side}, "
+                 f"colour {view.current_color or '-'}, top {view.top or '-'}, "
+                 f"direction {'+1' if view.direction == 1 else '-1'}, draw pile {view.draw_pile_size}"]
+        for q in range(self.n):
+            size = len(view.hand) if q == seat else next(o.hand_size for o in view.opponents if o.seat == q)
+            lines.append(f"  player_{q}: {size} cards, score {view.scores[q]}")
+        d = game.decision
+        if d is None:
+            over = f"player_{game.winner} won the game" if game.over else "no decision pending"
+            lines.append(f"  {over}")
+            return "\n".join(lines)
+        hand = ", ".join(c.label for c in view.hand)
+        lines.append(f"  player_{seat}'s hand: {hand}")
+        what = f" ({d.prompt})" if d.prompt else ""
+        about = f" about {d.about.label}" if d.about is not None else ""
+        options = ", ".join(f"{a}={self.action_names[a]}" for a in sorted(self._legal))
+        lines.append(f"  player_{seat} chooses a {d.kind}{what}{about}: {options}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self.game = None
+
+
+def env(variant: str | Path | Variant, players: int | None = None, seed: int = 0, *,
+        options: Mapping[str, bool | int] | None = None, **settings: Any) -> UnoEnv:
+    """The AEC environment of `variant` (a shipped name such as "flip" or
+    "house/jump_in", a path, or a loaded Variant) with `players` seats (the variant's
+    smallest table of at least 2 when not given). `options` switches on or sets
+    variant options; `settings` go to UnoEnv (reward, episode, max_turns, max_rounds,
+    render_mode)."""
+    loaded = variant if isinstance(variant, Variant) else load_variant(variant, options)
+    made = UnoEnv(loaded, players, seed, **settings)
+    made.reset(seed=seed)
+    return made
+
+
+def random_policy_episode(environment: UnoEnv, rng: random.Random) -> dict[str, float]:
+    """Play one episode with uniformly random legal actions; the total reward of each agent."""
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
+    for agent in environment.agent_iter():
+        obs, reward, terminated, truncated, _ = environment.last()
+        totals[agent] += float(reward)
+        if terminated or truncated:
+            environment.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        environment.step(int(legal[rng.randrange(len(legal))]))
+    return totals
