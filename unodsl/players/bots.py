@@ -119,6 +119,7 @@ PARAMETERS: dict[str, dict[str, Callable[[str, str], Any]]] = {
         "c": lambda n, t: _number(n, t, positive=False),
         "rollout": _rollout,
         "rollout_turns": lambda n, t: _whole(n, t, 1),
+        "prior": lambda n, t: _number(n, t, positive=False),
     },
 }
 

@@ -92,7 +92,7 @@ class ISMCTSAgent:
 
     def __init__(self, rng: random.Random | int | None = None, *, rollout: Policy,
                  iterations: int = 200, seconds: float | None = None, c: float = 0.7,
-                 rollout_turns: int = 300) -> None:
+                 rollout_turns: int = 20, prior: float = 2.0) -> None:
         if iterations < 1:
             raise UnoDslError(f"iterations must be at least 1, not {iterations}")
         if seconds is not None and not seconds > 0:
@@ -107,6 +107,7 @@ class ISMCTSAgent:
         self.seconds = seconds
         self.c = c
         self.rollout_turns = rollout_turns
+        self.prior = prior  # progressive bias towards the rollout policy's choice: prior / (visits + 1)
         self._policy = rollout
         self._rollout_agents: list[Chooser] = []
         self.last_root: dict[Any, tuple[int, float]] = {}  # the last search's root: key → (visits, mean)
@@ -175,9 +176,15 @@ class ISMCTSAgent:
                 g.apply(option)
                 break
             best, best_value = seen[0], -math.inf
+            favoured = None  # the rollout policy's choice, whose value gets a bonus that fades with visits
+            if self.prior:
+                hint = (d.player, d.kind, action_key(self._agents(g.n, rng)[d.player].choose(g, d)))
+                favoured = children.get(hint)
             for pair in seen:
                 n = pair[0]
                 value = n.total / n.visits + c * math.sqrt(log(n.avail) / n.visits)
+                if n is favoured:
+                    value += self.prior / (n.visits + 1)
                 if value > best_value:
                     best, best_value = pair, value
             node = best[0]
