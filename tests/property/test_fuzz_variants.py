@@ -177,11 +177,11 @@ def play(path: Path, data: st.DataObject) -> str:
     most = max(variant.min_players, min(variant.max_players, 6))  # large tables are slow, not different
     players = data.draw(st.integers(variant.min_players, most), label="players")
     seed = data.draw(st.integers(0, 2**16), label="seed")
-    game = Game(variant, players, seed, max_turns=MAX_TURNS)
-    check = Invariants(game)
-    game.watch(check)
     agents = make_agents(["random", "greedy"], players, seed)
     try:
+        game = Game(variant, players, seed, max_turns=MAX_TURNS)  # the set-up of round 1 runs here
+        check = Invariants(game)
+        game.watch(check)
         for _ in range(BUDGET):
             d = game.decision
             if d is None:
