@@ -259,7 +259,9 @@ class Game:
         self._stop_after = stop
         # An agent that searches (clones or resamples the game) is asked only where the
         # game has stopped and is a value: its seat is left empty for the inline answers.
-        inline = [None if getattr(a, "searches", False) else a for a in agents]
+        inline: Sequence[Chooser | None] = agents
+        if any(getattr(a, "searches", False) for a in agents):
+            inline = [None if getattr(a, "searches", False) else a for a in agents]
         try:
             while self.decision is not None and (stop is None or len(self.round_turns) < stop):
                 d = self.decision
@@ -347,21 +349,11 @@ class Game:
         clone: Game = resample(self, player, rng)
         return clone
 
-    def _now(self, d: Decision) -> Any:
-        """The answer to `d` without waiting: its only option (taken without asking),
-        or an attached agent's; _ASK if the player must be asked."""
-        options = d.options
-        if len(options) == 1:
-            return options[0]
-        return self._answer(d) if self._agents is not None else _ASK
-
     def _answer(self, d: Decision, types: frozenset[type] | None = None) -> Any:
         """The attached agent's answer to `d` (whose answers have one of `types`, by
         default those of its kind); _ASK if it failed or chose illegally (it is then
         detached, and the decision left pending for autoplay to report)."""
-        agents = self._agents
-        assert agents is not None
-        agent = agents[d.player]
+        agent = self._agents[d.player]  # type: ignore[index]  # (called only while agents are attached)
         if agent is None:
             return _ASK  # an agent that searches: asked by autoplay once the game has stopped
         self.decision = d
@@ -575,8 +567,10 @@ class Game:
     def _ask(self, d: Decision, waiting: Frame) -> Any:
         """The answer to `d` now (its only option, or the attached agent's), told to
         watchers; or _ASK: `d` is pending and `waiting` will take its answer."""
-        answer = self._now(d)
-        if answer is _ASK:
+        options = d.options  # _now, inline
+        if len(options) == 1:
+            answer = options[0]
+        elif self._agents is None or (answer := self._answer(d)) is _ASK:
             self.decision = d
             self._paused.append(waiting)
             return _ASK
@@ -810,47 +804,46 @@ class Game:
     def _turns(self) -> bool:
         """The turns of the round in play until it ends, then its scoring (the
         _TURNS frame). A turn runs inline here, and its common paths make nothing
-        but the Decision they ask."""
+        but the Decision they ask. (What never changes during a round is read once.)"""
+        queue, turn_options, draw_turn, play, n = self._queue, self._turn_options, self._draw_turn, self.play, self.n
         while self.round_winner is None:
             # -- one player's turn: play a card, draw, or pass; then check for a winner
-            if self.turns >= self.max_turns:
+            turns = self.turns
+            if turns >= self.max_turns:
                 raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
                                    "winner (raise max_turns, or check the variant's rules)")
             p = self.current
-            self.turns += 1
-            if self._hooked:
-                if "turn_start" in self._watch:
-                    self.emit("turn_start", {"player": p})
-                if self._queue and self._drain():
-                    self._paused += ((_TURN_ASK, p), (_TURN_END, p), (_TURNS,))
-                    return True
-                d = _decision((p, "turn", self._turn_options(p), "", None))
+            self.turns = turns + 1
+            hooked = self._hooked
+            if hooked and "turn_start" in self._watch:
+                self.emit("turn_start", {"player": p})
+            if queue and self._drain():
+                self._paused += ((_TURN_ASK, p), (_TURN_END, p), (_TURNS,))
+                return True
+            options = turn_options(p)
+            if hooked:
+                d = _decision((p, "turn", options, "", None))
                 action = self._ask(d, (_TURN, p, d))
+            elif len(options) == 1:
+                action = options[0]
             else:
-                if self._queue and self._drain():
-                    self._paused += ((_TURN_ASK, p), (_TURN_END, p), (_TURNS,))
-                    return True
-                options = self._turn_options(p)
-                if len(options) == 1:
-                    action = options[0]
-                else:
-                    d = _decision((p, "turn", options, "", None))
-                    action = self._answer(d, _TURN_TYPES) if self._agents is not None else _ASK
-                    if action is _ASK:
-                        self.decision = d
-                        self._paused.append((_TURN, p, d))
+                d = _decision((p, "turn", options, "", None))
+                action = self._answer(d, _TURN_TYPES) if self._agents is not None else _ASK
+                if action is _ASK:
+                    self.decision = d
+                    self._paused.append((_TURN, p, d))
             if action is DRAW:  # _act, inline
-                paused = self._draw_turn(p)
+                paused = draw_turn(p)
             elif action is PASS:
                 paused = False
             elif action is _ASK:
                 paused = True
             else:
-                paused = self.play(p, action.card, True)
+                paused = play(p, action.card, True)
             if paused:
                 self._paused += ((_TURN_END, p), (_TURNS,))
                 return True
-            if self._hooked and self._turn_end(p):
+            if hooked and self._turn_end(p):
                 self._paused.append((_TURNS,))
                 return True
             if self.emptied is not None and self._went_out():
@@ -858,7 +851,7 @@ class Game:
             elif self.skips or self.again or self.next_override is not None or self.out:
                 self._advance()
             else:  # the common case of _advance
-                self.current = (self.current + self.direction) % self.n
+                self.current = (self.current + self.direction) % n
         self.round_turns.append(self.turns)
         self._score()
         if self._stop_after is not None and len(self.round_turns) >= self._stop_after:

@@ -8,10 +8,12 @@ with `=` and no name continues the agent before it)."""
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..engine.actions import DRAW, KEEP, Decision, Play
@@ -148,6 +150,13 @@ def parse_agent(spec: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
+@functools.lru_cache(maxsize=256)
+def _parsed(spec: str) -> tuple[str, MappingProxyType[str, Any]]:
+    """parse_agent, once per spec (tables are made for every game of a simulation)."""
+    name, params = parse_agent(spec)
+    return name, MappingProxyType(params)
+
+
 def agent_specs(text: str) -> list[str]:
     """`greedy,ismcts:iterations=40,rollout=random` → ["greedy", "ismcts:iterations=40:rollout=random"],
     each checked (an AgentSpecError says what is wrong)."""
@@ -175,7 +184,7 @@ def is_agent(spec: str) -> bool:
 
 def make_agent(spec: str, rng: random.Random) -> Agent:
     """The agent `spec` names (see parse_agent), drawing on `rng`."""
-    name, params = parse_agent(spec)
+    name, params = _parsed(spec)
     if name == "ismcts":
         return ISMCTSAgent(rng, **{"rollout": GreedyAgent, **params})
     return AGENTS[name](rng)
