@@ -360,12 +360,16 @@ class Game:
         try:
             choice = agent.choose(self, d)
         except Exception as err:  # the agent's own error, reported by autoplay
-            self._agent_error = err
-        else:
-            if type(choice) in (types or ANSWER_TYPES[d.kind]) and choice in d.options:  # is_answer, inline
-                self._answers.append(choice)
-                return choice
-            self._agent_error = _illegal(d, choice)
+            return self._refused(err)
+        if type(choice) in (types or ANSWER_TYPES[d.kind]) and choice in d.options:  # is_answer, inline
+            self._answers.append(choice)
+            return choice
+        return self._refused(_illegal(d, choice))
+
+    def _refused(self, error: Exception) -> Any:
+        """An agent failed, or chose illegally: it is detached and its decision left
+        pending, for autoplay to report `error`. Gives _ASK."""
+        self._agent_error = error
         self._agents = None
         return _ASK
 
@@ -828,7 +832,21 @@ class Game:
                 action = options[0]
             else:
                 d = _decision((p, "turn", options, "", None))
-                action = self._answer(d, _TURN_TYPES) if self._agents is not None else _ASK
+                agents = self._agents
+                agent = None if agents is None else agents[p]
+                if agent is None:
+                    action = _ASK
+                else:  # _answer, inline: the turn is the decision most often put to an agent
+                    self.decision = d
+                    try:
+                        action = agent.choose(self, d)
+                    except Exception as err:  # the agent's own error, reported by autoplay
+                        action = self._refused(err)
+                    else:
+                        if type(action) in _TURN_TYPES and action in options:
+                            self._answers.append(action)
+                        else:
+                            action = self._refused(_illegal(d, action))
                 if action is _ASK:
                     self.decision = d
                     self._paused.append((_TURN, p, d))
