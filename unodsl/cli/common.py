@@ -182,6 +182,20 @@ def num(x: float | None, digits: int = 2) -> str:
     return f"{x:,.{digits}f}"
 
 
+def test_value(t: Any, x: float | None, digits: int = 2) -> str:
+    """One side of a test's comparison: a rate as a percentage, else a number."""
+    if x is None:
+        return "–"
+    return f"{100 * x:.2f}%" if t.rate else num(x, digits)
+
+
+def pvalue(p: float | None) -> str:
+    """A p-value as a table shows it."""
+    if p is None:
+        return "–"
+    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
+
+
 def report_table(title: str, *columns: str) -> Table:
     table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
     for i, col in enumerate(columns):

@@ -26,6 +26,8 @@ from .common import (
     open_cluster,
     parse_options,
     print_diagnostics,
+    pvalue,
+    test_value,
 )
 from .common import num as _num
 from .common import pct as _pct
@@ -302,7 +304,7 @@ def _report_comparison(console: Console, comparison: Comparison) -> None:
                    "figure", "A", "B", "test", "stat", "p", "p (Holm)", "signif.")
     for t in comparison.tests:
         stat = "–" if t.statistic is None else f"{t.statistic:.3g}" + (f" {t.note}" if t.note.startswith("df") else "")
-        table.add_row(t.metric, _value(t, t.a), _value(t, t.b), t.test, stat, _pvalue(t.p), _pvalue(t.p_holm),
+        table.add_row(t.metric, _value(t, t.a), _value(t, t.b), t.test, stat, pvalue(t.p), pvalue(t.p_holm),
                       "[bold red]yes[/]" if t.significant else "no")
     console.print(table)
     # the tests' names whole, as a narrow table may wrap them
@@ -311,18 +313,10 @@ def _report_comparison(console: Console, comparison: Comparison) -> None:
     if sig:
         console.print(f"[bold]{len(sig)} significant difference(s)[/] (A vs B, test, Holm-corrected p):")
         for t in sig:
-            console.print(f"  {t.metric}: {_value(t, t.a)} vs {_value(t, t.b)}, {t.test}, p = {_pvalue(t.p_holm)}")
+            console.print(f"  {t.metric}: {_value(t, t.a)} vs {_value(t, t.b)}, {t.test}, p = {pvalue(t.p_holm)}")
     else:
         console.print("[bold]No significant difference[/] between A and B at this sample size.")
 
 
 def _value(t: TestResult, x: float | None) -> str:
-    if x is None:
-        return "–"
-    return f"{100 * x:.2f}%" if t.rate else _num(x, 3)
-
-
-def _pvalue(p: float | None) -> str:
-    if p is None:
-        return "–"
-    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
+    return test_value(t, x, 3)

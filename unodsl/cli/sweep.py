@@ -31,7 +31,9 @@ from .common import (
     pct,
     print_diagnostics,
     progress_bars,
+    pvalue,
     report_table,
+    test_value,
 )
 
 TEST_SHORT = {"two-proportion z-test": "z", "Welch's t-test": "t", "Mann–Whitney U test": "U",
@@ -229,7 +231,7 @@ def report(console: Console, result: lib.Sweep, figs: dict[str, Any], unit: str,
     for t in result.tests:
         r = t.result
         table.add_row(str(t.cell), f"#{t.base}", r.metric, _value(r, r.a), _value(r, r.b),
-                      TEST_SHORT.get(r.test, r.test), _pvalue(r.p_holm), "[bold red]yes[/]" if r.significant else "no")
+                      TEST_SHORT.get(r.test, r.test), pvalue(r.p_holm), "[bold red]yes[/]" if r.significant else "no")
     console.print(table)
     console.print("tests: " + ", ".join(f"{short} = {name}" for name, short in TEST_SHORT.items()))
     sig = [t for t in result.tests if t.result.significant]
@@ -263,15 +265,7 @@ def _report_failures(console: Console, c: dict[str, Any]) -> None:
 
 
 def _value(t: TestResult, x: float | None) -> str:
-    if x is None:
-        return "–"
-    return f"{100 * x:.2f}%" if t.rate else num(x, 2)
-
-
-def _pvalue(p: float | None) -> str:
-    if p is None:
-        return "–"
-    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
+    return test_value(t, x, 2)
 
 
 # --------------------------------------------------------------------------
