@@ -182,6 +182,15 @@ def num(x: float | None, digits: int = 2) -> str:
     return f"{x:,.{digits}f}"
 
 
+workers_option = click.option(
+    "-w", "--workers", type=click.IntRange(0),
+    help="Worker processes (0: one per CPU; default 1, or one per CPU with --cluster local). The "
+    "figures do not depend on it.")
+runaway_option = click.option(
+    "--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
+    help="A round longer than this is a runaway: counted, and its game abandoned.")
+
+
 def test_value(t: Any, x: float | None, digits: int = 2) -> str:
     """One side of a test's comparison: a rate as a percentage, else a number."""
     if x is None:

@@ -27,7 +27,9 @@ from .common import (
     parse_options,
     print_diagnostics,
     pvalue,
+    runaway_option,
     test_value,
+    workers_option,
 )
 from .common import num as _num
 from .common import pct as _pct
@@ -54,12 +56,9 @@ from .common import report_table as _table
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
               help="Switch an option of VARIANT on (NAME, NAME=off) or set a number option (NAME=300); "
               "repeatable.")
-@click.option("-w", "--workers", type=click.IntRange(0),
-              help="Worker processes (0: one per CPU; default 1, or one per CPU with --cluster local). The "
-              "figures do not depend on it.")
+@workers_option
 @cluster_option
-@click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
-              help="A round longer than this is a runaway: counted, and its game abandoned.")
+@runaway_option
 @click.option("--max-failures", type=click.IntRange(1), metavar="N",
               help="Stop after N games have failed (default: play them all). A failed game is counted, its "
               "seed, first error and a replay command are reported, and the figures are of the other games.")

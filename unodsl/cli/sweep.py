@@ -33,7 +33,9 @@ from .common import (
     progress_bars,
     pvalue,
     report_table,
+    runaway_option,
     test_value,
+    workers_option,
 )
 
 TEST_SHORT = {"two-proportion z-test": "z", "Welch's t-test": "t", "Mann–Whitney U test": "U",
@@ -57,12 +59,9 @@ TEST_SHORT = {"two-proportion z-test": "z", "Welch's t-test": "t", "Mann–Whitn
 @click.option("--fixed-seats", is_flag=True, help="Keep the agents in the same seats in every game.")
 @click.option("-s", "--seed", type=int, help="Master seed, the same in every cell (default: random, printed).")
 @click.option("--agent-seed", type=int, metavar="N", help="The agents' master seed, as in simulate.")
-@click.option("-w", "--workers", type=click.IntRange(0),
-              help="Worker processes (0: one per CPU; default 1, or one per CPU with --cluster local). The "
-              "figures do not depend on it.")
+@workers_option
 @cluster_option
-@click.option("--max-turns", type=click.IntRange(1), default=5_000, show_default=True,
-              help="A round longer than this is a runaway: counted, and its game abandoned.")
+@runaway_option
 @click.option("--max-failures", type=click.IntRange(1), metavar="N", help="Stop a cell after N failed games.")
 @click.option("--json", "as_json", is_flag=True, help="Print every cell's figures and tests as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per cell.")

@@ -1301,12 +1301,7 @@ class Game:
         if top is None or top.id == self.offered:
             return False
         self.offered = top.id
-        return self._offer(test, self._seats_after(after), 0)
-
-    def _seats_after(self, p: int) -> tuple[int, ...]:
-        """The other seats still in the round, in turn order from the one after `p`."""
-        seats = ((p + k * self.direction) % self.n for k in range(1, self.n))
-        return tuple(q for q in seats if q not in self.out)
+        return self._offer(test, tuple(q for q in self.in_order(after) if q != after), 0)
 
     def _offer(self, test: Lambda, seats: tuple[int, ...], k: int) -> bool:
         for j in range(k, len(seats)):
