@@ -180,6 +180,7 @@ class Game:
         self._last_faces: frozenset[int] = frozenset()
         self._must_play = variant.turn.must_play_if_able
         self._draw_rule = variant.turn.draw
+        self._runners = variant.runners  # generated code for each program (compiled backend)
         self.team_of, self.teams = _team_tables(variant, self.n)
 
     @classmethod
@@ -679,7 +680,12 @@ class Game:
     def perform(self, program: Program, env: dict[str, Any], start: int = 0, leave: int = 0) -> bool:
         """Run `program` from step `start` to its end (False), or until a player must
         be asked (True: the frames that finish it are in the pause). Rules queued by
-        a step run after it. `leave`: finishing ends a level of nesting (see run)."""
+        a step run after it. `leave`: finishing ends a level of nesting (see run).
+        A program the variant compiled runs as its generated code, which does the same."""
+        if not start:
+            runner = self._runners.get(id(program))
+            if runner is not None:
+                return runner(self, env, leave)  # type: ignore[no-any-return]
         i = start - 1
         step: Any = None
         try:  # free unless something fails: then the failing step is known

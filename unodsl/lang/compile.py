@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import RuntimeFault
 from . import ast
@@ -28,11 +28,27 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-class Compiler:
-    """Compiles one checked tree; `ctx.types` holds the checker's static types."""
+class Origin(NamedTuple):
+    """Where a closure came from: its tree, the context it was checked in, and the
+    variables the choices lifted out of the statement were bound to (by node id).
+    The code generator (engine/codegen.py) emits Python from it."""
 
-    def __init__(self, ctx: Context) -> None:
+    node: ast.Node
+    ctx: Context
+    lifted: dict[int, str]
+
+
+Origins = dict[Fn, Origin]
+
+
+class Compiler:
+    """Compiles one checked tree; `ctx.types` holds the checker's static types.
+    `origins`, if given, records the tree of each condition and of each step's closure."""
+
+    def __init__(self, ctx: Context, origins: Origins | None = None) -> None:
         self.ctx = ctx
+        self.origins = origins
+        self.lifted: dict[int, str] = {}
         self.temps = 0
         # Closures that are a constant, or read one name from the environment:
         # a primitive's call reads those directly instead of calling them.
@@ -63,20 +79,28 @@ class Compiler:
                     self.stmt(s, out)
                 return
         where = where_of(node)
+        top = self.top
         match node:
             case ast.Assign(name=name, value=value):
-                out.append((LET, name, self.expr(value, out), where))
+                out.append((LET, name, top(value, out), where))
             case ast.If(cond=cond, then=then, orelse=orelse):
-                test = self.expr(cond, out)
+                test = top(cond, out)
                 out.append((IF, test, self.program(then), self.program(orelse) if orelse else (), where))
             case ast.For(var=var, iterable=it, body=body):
-                out.append((FOR, var, self.expr(it, out), self.program(body), where))
+                out.append((FOR, var, top(it, out), self.program(body), where))
             case ast.While(cond=cond, body=body):
-                out.append((WHILE, self.expr(cond, None), self.program(body), where))
+                out.append((WHILE, top(cond, None), self.program(body), where))
             case ast.Repeat(count=count, body=body):
-                out.append((REPEAT, self.expr(count, out), self.program(body), where))
+                out.append((REPEAT, top(count, out), self.program(body), where))
             case _:
-                out.append((DO, self.expr(node, out), where))
+                out.append((DO, top(node, out), where))
+
+    def top(self, node: ast.Node, pre: list[Step] | None) -> Fn:
+        """A whole expression (a condition, or a step's), its origin recorded."""
+        fn = self.expr(node, pre)
+        if self.origins is not None:
+            self.origins[fn] = Origin(node, self.ctx, self.lifted)
+        return fn
 
     # -- expressions ------------------------------------------------------
     def expr(self, node: ast.Node, pre: list[Step] | None) -> Fn:
@@ -264,6 +288,9 @@ class Compiler:
         assert pre is not None, "the checker keeps choices out of lambdas"
         var = f"${self.temps}"
         self.temps += 1
+        self.lifted[id(node)] = var
+        if self.origins is not None:
+            self.origins[fn] = Origin(node, self.ctx, self.lifted)
         pre.append((CHOOSE, var, fn, where_of(node)))
         return lambda g, e: e[var]
 
@@ -366,11 +393,11 @@ def _as_fn(arg: tuple[str, Any]) -> Fn:
     return fn
 
 
-def compile_program(node: ast.Node, ctx: Context) -> Program:
-    """Compile a checked program into steps."""
-    return Compiler(ctx).program(node)
+def compile_program(node: ast.Node, ctx: Context, origins: Origins | None = None) -> Program:
+    """Compile a checked program into steps (recording each step closure's origin)."""
+    return Compiler(ctx, origins).program(node)
 
 
-def compile_expr(node: ast.Node, ctx: Context) -> Fn:
-    """Compile a checked condition into one closure."""
-    return Compiler(ctx).expr(node, None)
+def compile_expr(node: ast.Node, ctx: Context, origins: Origins | None = None) -> Fn:
+    """Compile a checked condition into one closure (recording its origin)."""
+    return Compiler(ctx, origins).top(node, None)

@@ -16,7 +16,7 @@ from ..engine.primitives import REGISTRY
 from ..errors import Diagnostic, Pos
 from ..lang import ast
 from ..lang.check import TYPE_WORDS, CheckError, Context, check, show
-from ..lang.compile import compile_expr, compile_program
+from ..lang.compile import Origins, compile_expr, compile_program
 from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..lang.signature import fits
@@ -51,6 +51,9 @@ class Expressions:
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
     types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
     where: dict[Fn, tuple[Pos, str]] = field(default_factory=dict)  # each condition's place and text
+    origins: Origins = field(default_factory=dict)  # each closure's tree, for the code generator
+    conditions: list[Fn] = field(default_factory=list)  # every condition compiled …
+    programs: list[Program] = field(default_factory=list)  # … and every program
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -88,7 +91,9 @@ class Expressions:
         ctx = self._context(env, effects=True, known=known, fields=fields)
         if node is None or self._check(key, node, ctx, program=True) is None:
             return ()
-        return self.place(key, compile_program(node, ctx))
+        program = self.place(key, compile_program(node, ctx, self.origins))
+        self.programs.append(program)
+        return program
 
     def place(self, key: Key, program: Program) -> Program:
         """The program with each step's `where` (line, col, text inside the expression)
@@ -124,7 +129,8 @@ class Expressions:
                 what, hint = f"{where} should give {TYPE_WORDS[want[0]]}", "for example left_of(dealer)"
             self.error(key, f"{what}, but {show(node)} is {TYPE_WORDS.get(t, t)}", hint)
             return None
-        fn = compile_expr(node, ctx)
+        fn = compile_expr(node, ctx, self.origins)
+        self.conditions.append(fn)
         if key:
             self.where[fn] = (self.at(key, *start(node)), show(node))
         return fn

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.codegen import compile_variant
 from ..errors import Diagnostic, VariantError
 from .build import VariantBuilder
 from .expressions import Expressions
@@ -75,19 +76,29 @@ def _check(src: Source, options: Chosen | None) -> Analysis:
     return Analysis(merged, dataclasses.replace(variant, options=tuple(opts.values())), exprs, diags)
 
 
-def load_variant(name: str | Path, options: Chosen | None = None, allow: Iterable[str | Path] = ()) -> Variant:
+BACKENDS = ("compiled", "closures")
+
+
+def load_variant(name: str | Path, options: Chosen | None = None, allow: Iterable[str | Path] = (),
+                 backend: str = "compiled") -> Variant:
     """Load, check and compile a variant (a path, or a shipped variant's name).
 
     `options` switches options on or off (`{"draw_until_playable": True}`) and sets
     valued ones (`{"target": 300}`); the others keep their defaults. Its `extends:`
     may name shipped variants and files under the folder of `name`; `allow` adds
-    folders (see docs/validation.md, "Trust").
+    folders (see docs/validation.md, "Trust"). `backend`: "compiled" (the variant as
+    generated Python, engine/codegen.py) or "closures" (the reference interpreter).
     """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     src = load_tree(name, allow)
-    variant, diags = check_source(src, options)
+    found = _check(src, options)
+    variant, diags, exprs = found.model, found.diagnostics, found.expressions
     errors = [d for d in diags if d.severity == "error"]
     if variant is None or errors:
         raise VariantError(errors or diags)
+    if backend == "compiled" and exprs is not None:
+        variant = compile_variant(variant, exprs.origins, exprs.conditions, exprs.programs)
     return variant
 
 
@@ -134,22 +145,23 @@ def _ordered(diags: Iterable[Diagnostic], file: str) -> list[Diagnostic]:
 
 
 # -- pickling: a variant is saved as its file and options, and loaded again ----------
-VariantRef = tuple[str, tuple[tuple[str, bool | int | str], ...]]
+VariantRef = tuple[str, tuple[tuple[str, bool | int | str], ...], str]
 _LIVE: dict[VariantRef, Variant] = {}  # the variants pickled or unpickled in this process
 
 
-def variant_from_ref(file: str, options: tuple[tuple[str, bool | int | str], ...]) -> Variant:
+def variant_from_ref(file: str, options: tuple[tuple[str, bool | int | str], ...],
+                     backend: str = "compiled") -> Variant:
     """The variant a pickle names: the one in memory, or loaded from its file."""
-    variant = _LIVE.get((file, options))
+    variant = _LIVE.get((file, options, backend))
     if variant is None:
-        variant = _LIVE[(file, options)] = load_variant(file, dict(options))
+        variant = _LIVE[(file, options, backend)] = load_variant(file, dict(options), backend=backend)
     return variant
 
 
 def _reduce_variant(variant: Variant) -> tuple[Callable[..., Variant], VariantRef]:
     path = Path(variant.file)
     file = str(path.resolve()) if path.is_file() else variant.file
-    ref = (file, tuple((o.name, o.value) for o in variant.options))
+    ref = (file, tuple((o.name, o.value) for o in variant.options), variant.backend)
     _LIVE.setdefault(ref, variant)
     return variant_from_ref, ref
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -173,6 +173,12 @@ class Variant:
     where: Mapping[Any, tuple[Pos, str]] = field(default_factory=dict, compare=False, repr=False)
     # Derived tables the engine builds once per variant (the card table, …).
     cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # How it runs: "closures" (the reference interpreter) or "compiled" (engine/codegen.py:
+    # conditions as generated functions, and a runner for each program, by the program's id).
+    backend: str = field(default="closures", compare=False)
+    runners: Mapping[int, Callable[..., bool]] = field(default_factory=dict, compare=False, repr=False)
+    generated: tuple[Any, ...] = field(default=(), compare=False, repr=False)  # what the module made
+    source: str = field(default="", compare=False, repr=False)  # the generated module's text
 
     @property
     def deck_size(self) -> int:

@@ -1,0 +1,231 @@
+"""Checked syntax tree → Python source text, under Jinja2's rules for generated code.
+
+The code generator (engine/codegen.py) puts the text this module emits into one
+module per variant. What makes that safe:
+- text is emitted only from a tree the checker accepted, node by node, by the
+  cases below (the same cases as lang/compile.py, with the same meaning);
+- a literal is emitted only as `repr()` of an int, a string, a boolean or None;
+- a name of the language never becomes a Python name: variables live in the
+  environment dict `e` and are read as `e['name']`, the key a repr'd string;
+- Python names in the output are made here: `g` and `e`, numbered temporaries and
+  lambdas, and the objects of the Namespace (primitives, built-in names and
+  helpers, from the fixed tables the checker uses), each under a made-up name;
+- a card attribute is emitted as `.name` only for names in CARD_ATTRS;
+- the module runs with empty builtins: it reaches only what the Namespace holds.
+"""
+
+from __future__ import annotations
+
+import keyword
+import operator
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import RuntimeFault
+from . import ast
+from .check import Context, option_read
+from .compile import MAX_INT, Origin, _operands
+from .program import Lambda
+from .signature import CARD_ATTRS
+
+_LITERAL_TYPES = (int, str, bool, type(None))
+
+
+class EmitError(Exception):
+    """The tree holds something the emitter will not write (never for a checked tree)."""
+
+
+def literal(value: Any) -> str:
+    """A Python literal for `value`: repr() of the plain types only."""
+    if type(value) not in _LITERAL_TYPES:
+        raise EmitError(f"not a literal the emitter writes: {type(value).__name__}")
+    text = repr(value)
+    return f"({text})" if text.startswith("-") else text
+
+
+class Namespace:
+    """The objects a generated module may use, each under a name made here."""
+
+    def __init__(self) -> None:
+        # No builtins: the few the emitted code names are given, under their own names.
+        self.objects: dict[str, Any] = {"__builtins__": {}, "bool": bool, "dict": dict, "type": type,
+                                        "Exception": Exception, "RecursionError": RecursionError}
+        self._names: dict[int, str] = {}
+        self._fresh = 0
+
+    def add(self, obj: Any, hint: str) -> str:
+        """The module's name for `obj` (the same object always gets the same name)."""
+        name = self._names.get(id(obj))
+        if name is None:
+            word = re.sub(r"[^0-9A-Za-z]+", "_", hint).strip("_")[:24] or "x"
+            name = f"o{len(self._names)}_{word}"  # never a fresh name (see fresh)
+            assert name.isidentifier() and not keyword.iskeyword(name)
+            self._names[id(obj)] = name
+            self.objects[name] = obj
+        return name
+
+    def fresh(self, hint: str) -> str:
+        """A new name for a function the module itself defines."""
+        self._fresh += 1
+        return f"{hint}_{self._fresh}"
+
+
+def _compare(fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    def compare(x: Any, y: Any) -> bool:
+        """`<`, `<=`, `>`, `>=` of the language: false when either side is none."""
+        return False if x is None or y is None else fn(x, y)
+    return compare
+
+
+def _arith(op: str, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def arith(x: Any, y: Any) -> Any:
+        """Arithmetic of the language: none, division by zero and runaways are faults."""
+        if x is None or y is None:
+            raise RuntimeFault(f"'{op}' on none: {'the left' if x is None else 'the right'} side has no value")
+        if op in "/%" and y == 0:
+            raise RuntimeFault("division by zero" if op == "/" else "modulo by zero")
+        r = fn(x, y)
+        if -MAX_INT <= r <= MAX_INT:
+            return r
+        raise RuntimeFault(f"a number grew past {MAX_INT:,} (the most a game may count)")
+    return arith
+
+
+# The language's operators that are not Python's own, as helpers (one object each).
+HELPERS: dict[str, Callable[[Any, Any], Any]] = {
+    "<": _compare(operator.lt), "<=": _compare(operator.le), ">": _compare(operator.gt),
+    ">=": _compare(operator.ge), "+": _arith("+", operator.add), "-": _arith("-", operator.sub),
+    "*": _arith("*", operator.mul), "/": _arith("/", operator.floordiv), "%": _arith("%", operator.mod),
+}
+_HELPER_NAMES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "+": "add", "-": "sub", "*": "mul",
+                 "/": "div", "%": "mod"}
+
+
+class ExprEmitter:
+    """Emits one expression as Python text. Lambdas given to queries become nested
+    functions, written into `pre` (lines of the block the expression stands in);
+    a lambda given to an effect becomes a module-level function (`defs`) wrapped
+    in a Lambda, as lang/compile.py makes it."""
+
+    def __init__(self, ns: Namespace, defs: list[str], origin: Origin) -> None:
+        self.ns = ns
+        self.defs = defs
+        self.ctx: Context = origin.ctx
+        self.lifted = origin.lifted
+        self.temps = 0
+
+    def temp(self, stem: str) -> str:
+        self.temps += 1
+        return f"{stem}{self.temps}"
+
+    def expr(self, node: ast.Node, pre: list[str], indent: str, choose: bool = False) -> str:
+        """`node` as a Python expression over `g` (the game) and `e` (the variables).
+        `choose`: `node` is the choice a CHOOSE step asks (else a choice reads its variable)."""
+        ex = lambda n: self.expr(n, pre, indent)  # noqa: E731
+        match node:
+            case ast.Literal(value=v):  # 7, "red", true, none
+                return literal(v)
+            case ast.Name(id=name):  # top, player, x
+                builtin = self.ctx.registry.names.get(name)
+                if builtin is not None and name not in self.ctx.env:
+                    return f"{self.ns.add(builtin.getter, 'n_' + name)}(g, e)"
+                return f"e[{literal(name)}]"
+            case ast.Attr(name=name) if option_read(node) is not None:  # option.NAME
+                return literal(self.ctx.options[name])
+            case ast.Attr(obj=obj, name=name):  # card.color, p.hand
+                return self.attr(node, obj, name, ex)
+            case ast.ListExpr(items=items):  # [a, b]
+                return "[" + ", ".join(ex(i) for i in items) + "]"
+            case ast.Unary(op="not", operand=x):  # not a
+                return f"(not {ex(x)})"
+            case ast.Unary(operand=x):  # -a
+                return f"(-{ex(x)})"
+            case ast.Binary(op=("and" | "or") as op):  # a and b and c
+                parts = [ex(x) for x in _operands(node, op)]
+                text = f" {op} ".join(parts)
+                return f"({text})" if len(parts) <= 3 else f"bool({text})"  # as compile.chain
+            case ast.Binary(op=("==" | "!=" | "in") as op, left=a, right=b):  # a == b, a in b
+                return f"({ex(a)} {op} {ex(b)})"
+            case ast.Binary(op=op, left=a, right=b):  # a < b, a + b
+                helper = self.ns.add(HELPERS[op], _HELPER_NAMES[op])
+                return f"{helper}({ex(a)}, {ex(b)})"
+            case ast.If(cond=cond, then=then, orelse=orelse):  # if a then b else c
+                no = ex(orelse) if orelse is not None else "None"
+                return f"({ex(then)} if {ex(cond)} else {no})"
+            case ast.Call():  # draw(next, 2)
+                return self.call(node, pre, indent, choose)
+            case ast.Lambda(param=param, body=body):  # c -> c.color == "red"
+                return self.lambda_(param, body, pre, indent)
+        raise EmitError(f"cannot emit {type(node).__name__}")
+
+    def attr(self, node: ast.Attr, obj: ast.Node, name: str, ex: Callable[[ast.Node], str]) -> str:
+        type_ = self.ctx.types.get(id(obj), "any")
+        if type_ == "player" or (type_ == "any" and name not in CARD_ATTRS):
+            if name == "hand":
+                return f"g.hands[{ex(obj)}]"
+            if name == "score":
+                return f"g.scores[{ex(obj)}]"
+            return ex(obj)  # a player is their seat number
+        if name not in CARD_ATTRS or not name.isidentifier():
+            raise EmitError(f"no card attribute {name!r}")
+        if isinstance(obj, ast.Name) and type_ == "card" and self.bound(obj.id):
+            return f"{ex(obj)}.{name}"  # a bound card is never none
+        t = self.temp("t")
+        return f"(None if ({t} := {ex(obj)}) is None else {t}.{name})"
+
+    def bound(self, name: str) -> bool:
+        return name in self.ctx.env or name not in self.ctx.registry.names
+
+    def call(self, node: ast.Call, pre: list[str], indent: str, choose: bool) -> str:
+        prim = self.ctx.registry.primitives[node.func]
+        if prim.kind == "choice" and not choose:
+            return f"e[{literal(self.lifted[id(node)])}]"  # lifted into a CHOOSE step before
+        given = {p.name: a for p, a in zip(prim.params, node.args, strict=False)}
+        given.update(node.kwargs)
+        args = []
+        for p in prim.params:
+            arg = given.get(p.name)
+            if arg is not None and p.type == "fn" and prim.kind == "effect" and isinstance(arg, ast.Lambda):
+                args.append(self.stored_lambda(arg.param, arg.body))
+            elif arg is not None:
+                args.append(self.expr(arg, pre, indent))
+            else:
+                assert p.default is not None
+                args.append(self.default(p.default))
+        impl = self.ns.add(prim.impl, "p_" + node.func)
+        return f"{impl}({', '.join(['g', *args])})"
+
+    def default(self, text: str) -> str:
+        """A parameter default: a literal or a built-in name (as compile.default)."""
+        if text.isdigit():
+            return literal(int(text))
+        if text.startswith(("'", '"')):
+            return literal(text[1:-1])
+        if text in ("none", "true", "false"):
+            return literal({"none": None, "true": True, "false": False}[text])
+        builtin = self.ctx.registry.names.get(text)
+        if builtin is not None and text not in self.ctx.env:
+            return f"{self.ns.add(builtin.getter, 'n_' + text)}(g, e)"
+        return f"e[{literal(text)}]"
+
+    def lambda_(self, param: str, body: ast.Node, pre: list[str], indent: str) -> str:
+        """A query's lambda: a nested function that binds its parameter in `e`, as
+        the closure does (a built-in name such as `hand` may read it)."""
+        name = self.temp("fn")
+        inner: list[str] = []
+        text = self.expr(body, inner, indent + "    ")
+        pre.append(f"{indent}def {name}(x):")
+        pre.extend(inner)
+        pre.append(f"{indent}    e[{literal(param)}] = x")
+        pre.append(f"{indent}    return {text}")
+        return name
+
+    def stored_lambda(self, param: str, body: ast.Node) -> str:
+        """An effect's lambda: Lambda data over a module-level function of its body."""
+        name = self.ns.fresh("lam")
+        lines: list[str] = []
+        text = self.expr(body, lines, "    ")
+        self.defs.append("\n".join([f"def {name}(g, e):", *lines, f"    return {text}"]))
+        lam = self.ns.add(Lambda, "Lambda")
+        return f"{lam}({literal(param)}, {name}, dict(e))"
