@@ -180,7 +180,11 @@ class Game:
         self._last_faces: frozenset[int] = frozenset()
         self._must_play = variant.turn.must_play_if_able
         self._draw_rule = variant.turn.draw
-        self._runners = variant.runners  # generated code for each program (compiled backend)
+        # The compiled backend's generated code: each program's runner, the rules of each
+        # event, and the turn loop (used while only the rules watch events: see _rewatch).
+        self._runners = variant.runners
+        self._fires = variant.fires
+        self._turn_loop = variant.turn_loop
         self.team_of, self.teams = _team_tables(variant, self.n)
 
     @classmethod
@@ -390,6 +394,7 @@ class Game:
         """Flags for the hot paths: is anyone watching the events of every turn (then
         the turn takes its slow path), of a card played, of a card drawn?"""
         watch = self._watch
+        self._plain = type(watch) is set and watch == set(self._subs)  # only the rules watch
         self._hooked = "turn_start" in watch or "turn_end" in watch or "choice" in watch
         self._loud_play = "card_played" in watch or "hand_changed" in watch
         self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
@@ -644,6 +649,10 @@ class Game:
                 listener(self, name, data)
             except Exception as err:  # the listener's own: it passes the variant's fault handlers
                 raise _ListenerFailed(err) from err
+        fire = self._fires.get(name)
+        if fire is not None:  # the variant's generated code for these rules
+            fire(self, data)
+            return
         for rule in self._subs.get(name, ()):
             env = dict(data)
             try:
@@ -815,13 +824,14 @@ class Game:
         """The turns of the round in play until it ends, then its scoring (the
         _TURNS frame). A turn runs inline here, and its common paths make nothing
         but the Decision they ask. (What never changes during a round is read once.)"""
+        if self._plain and self._turn_loop is not None:
+            return self._turn_loop(self)  # the variant's own loop, which does the same
         queue, turn_options, draw_turn, play, n = self._queue, self._turn_options, self._draw_turn, self.play, self.n
         while self.round_winner is None:
             # -- one player's turn: play a card, draw, or pass; then check for a winner
             turns = self.turns
             if turns >= self.max_turns:
-                raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
-                                   "winner (raise max_turns, or check the variant's rules)")
+                self._runaway()
             p = self.current
             self.turns = turns + 1
             hooked = self._hooked
@@ -881,6 +891,10 @@ class Game:
         if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
             self._agents = None  # autoplay's rounds are done: the next decision waits
         return False
+
+    def _runaway(self) -> None:
+        raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
+                           "winner (raise max_turns, or check the variant's rules)")
 
     def _act(self, p: int, action: Any) -> bool:
         """Do the action chosen for p's turn; True if it paused."""
