@@ -23,7 +23,7 @@ from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, Fn, Program
 from ..variant.model import Variant
-from .actions import DRAW, PASS, Decision
+from .actions import DRAW, KEEP, PASS, Decision
 from .game import _ASK, _BIND, _CHOOSE, _TURN_TYPES, PAUSED, _decision, _illegal, _rules_by_event
 from .turnloop import _comment, fire, turn_loop
 
@@ -73,7 +73,7 @@ class _Module:
         self.ns = Namespace()
         self.defs: list[str] = []  # module-level functions, in order
         self.ns.objects.update(PAUSED=PAUSED, ASK=_ASK, Decision=Decision, DRAW=DRAW, PASS=PASS,
-                               decision=_decision, TURN_TYPES=_TURN_TYPES, illegal=_illegal,
+                               KEEP=KEEP, decision=_decision, TURN_TYPES=_TURN_TYPES, illegal=_illegal,
                                VariantRuntimeError=VariantRuntimeError)
 
     def piece(self, write: Callable[[str], str | None], hint: str) -> str | None:

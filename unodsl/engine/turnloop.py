@@ -20,7 +20,7 @@ from ..lang.walk import nodes
 from ..variant.model import Rule, Variant
 
 # The frame numbers the loop leaves (see engine/game.py): kept in step by a test.
-TURN_ASK, TURN_END, TURNS, WAIT_TURN, PROGRAM, MOVE_ON = 9, 11, 8, 14, 0, 12
+TURN_ASK, TURN_END, TURNS, WAIT_TURN, PROGRAM, MOVE_ON, AFTER_DRAW, WAIT_DRAWN = 9, 11, 8, 14, 0, 12, 10, 15
 TURN_HOOKS = ("turn_start", "turn_end", "choice")
 
 
@@ -59,7 +59,7 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     L.add(2, "hand = hands[p]")
     _options(L, variant, legal_ifs, one_side)
     _decide(L, "choice" in watched)
-    _act(L, fires)
+    _act(L, variant, fires)
     L.add(2, "if paused:")
     L.add(3, f"g._paused += (({TURN_END}, p), ({TURNS},))")
     L.add(3, "return True")
@@ -161,16 +161,30 @@ def _decide(L: _Lines, told: bool) -> None:
     L.add(4, f"g._paused.append(({WAIT_TURN}, p, d))")
 
 
-def _act(L: _Lines, fires: dict[str, str]) -> None:
-    """Do the action: draw (Game._draw_turn), pass, or play the card (Game.play, inline)."""
+def _act(L: _Lines, variant: Variant, fires: dict[str, str]) -> None:
+    """Do the action: draw (Game._draw_turn, inline for a plain draw), pass, or play
+    the card (Game.play, inline), which may be the card just drawn."""
+    draw = variant.turn.draw
     L.add(2, "if action is DRAW:")
-    L.add(3, "paused = g._draw_turn(p)")
+    L.add(3, "card = None")
+    if draw.until_playable:
+        L.add(3, "paused = g._draw_turn(p)")
+    else:
+        L.add(3, "paused = False")
+        L.add(3, "if g.penalty:")
+        L.add(4, "paused = g._draw_turn(p)")
+        L.add(3, "else:")
+        _drawn(L, draw.count, draw.then, fires)
     L.add(2, "elif action is PASS:")
+    L.add(3, "card = None")
     L.add(3, "paused = False")
     L.add(2, "elif action is ASK:")
+    L.add(3, "card = None")
     L.add(3, "paused = True")
     L.add(2, "else:")
     L.add(3, "card = action.card")
+    L.add(3, "paused = False")
+    L.add(2, "if card is not None:")
     L.add(3, "hand.remove(card)")
     L.add(3, "if not hand and g.emptied is None:")
     L.add(4, "g.emptied = p")
@@ -196,8 +210,46 @@ def _act(L: _Lines, fires: dict[str, str]) -> None:
     L.add(5, "paused = g.perform(program, {'player': p, 'card': card})")
     L.add(4, "else:")
     L.add(5, "paused = run(g, {'player': p, 'card': card}, 0)")
-    L.add(3, "else:")
-    L.add(4, "paused = False")
+
+
+def _drawn(L: _Lines, count: int, then: str, fires: dict[str, str]) -> None:
+    """The draw of Game._draw_turn without a penalty, then what becomes of the card
+    drawn: `card` is set when it is to be played."""
+    if count == 1 and "card_drawn" not in fires and "hand_changed" not in fires:
+        L.add(4, "draw_pile = g.draw_pile")  # Game.draw's one-card path, inline
+        L.add(4, "if draw_pile:")
+        L.add(5, "got = draw_pile.pop()")
+        L.add(5, "hand.append(got)")
+        L.add(5, "drawn = [got]")
+        L.add(4, "else:")
+        L.add(5, "drawn = g.draw(p, 1)")
+    else:
+        L.add(4, f"drawn = g.draw(p, {count})")
+    if fires:
+        L.add(4, "if queue:")  # the rules the draw queued, then the drawn card
+        L.add(5, "if g._drain():")
+        L.add(6, f"g._paused.append(({AFTER_DRAW}, p, tuple(drawn)))")
+        L.add(6, "paused = True")
+        L.add(5, "else:")
+        L.add(6, "paused = g._offer_drawn(p, drawn)")
+        L.add(4, "else:")
+        at = 5
+    else:
+        at = 4
+    if then == "keep":
+        L.add(at, "pass")
+    elif then == "must_play":
+        L.add(at, "if drawn and g.playable(drawn[-1], p):")
+        L.add(at + 1, "card = drawn[-1]")
+    else:  # may_play: Game._offer_drawn, inline
+        L.add(at, "got = drawn[-1] if drawn else None")
+        L.add(at, "if got is not None and got in hand and g.playable(got, p):")
+        L.add(at + 1, "offer = decision((p, 'drawn', (g._plays[got.id], KEEP), '', None))")
+        L.add(at + 1, f"answer = g._ask(offer, ({WAIT_DRAWN}, p, got, offer))")
+        L.add(at + 1, "if answer is ASK:")
+        L.add(at + 2, "paused = True")
+        L.add(at + 1, "elif answer is not KEEP:")
+        L.add(at + 2, "card = got")
 
 
 def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
