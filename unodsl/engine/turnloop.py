@@ -13,10 +13,8 @@ exactly the frames the generic loop leaves, so a stopped game is the same value.
 
 from __future__ import annotations
 
-from ..lang import ast
 from ..lang.compile import Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..lang.walk import nodes
 from ..variant.model import Rule, Variant
 
 # The frame numbers the loop leaves (see engine/game.py): kept in step by a test.
@@ -269,16 +267,18 @@ def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
         L.add(2, f"# rule {_comment(repr(rule.name))}")
         L.add(2, f"at = {k}")
         origin = origins.get(rule.cond) if rule.cond is not None else None
-        copy = origin is None or any(isinstance(x, ast.Lambda) for x in nodes(origin.node))
-        L.add(2, "e = dict(data)" if copy else "e = data")
+        pre: list[str] = []
+        copy = False  # the condition binds a variable in its env: give it a copy of the fields
         if rule.cond is None:
             test = "True"
         elif origin is None:
-            test = f"{ns.add(rule.cond, 'cond')}(g, e)"
+            test, copy = f"{ns.add(rule.cond, 'cond')}(g, e)", True
         else:
-            pre: list[str] = []
-            test = ExprEmitter(ns, defs, origin).expr(origin.node, pre, "        ")
-            L.lines += pre
+            emit = ExprEmitter(ns, defs, origin)
+            test = emit.expr(origin.node, pre, "        ")
+            copy = emit.writes_env
+        L.add(2, "e = dict(data)" if copy else "e = data")
+        L.lines += pre
         L.add(2, f"if {test}:")
         L.add(3, "if g._tell_rules:")
         L.add(4, f"g.emit('rule_fired', {{'player': data['player'], 'rule': {literal(rule.name)}, "

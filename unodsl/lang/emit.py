@@ -115,6 +115,8 @@ class ExprEmitter:
         self.ctx: Context = origin.ctx
         self.lifted = origin.lifted
         self.temps = 0
+        self.locals: list[str] = []  # lambda parameters in scope that are Python locals (l_NAME)
+        self.writes_env = False  # a lambda binds its parameter in `e` (see lambda_)
 
     def temp(self, stem: str) -> str:
         self.temps += 1
@@ -127,6 +129,8 @@ class ExprEmitter:
         match node:
             case ast.Literal(value=v):  # 7, "red", true, none
                 return literal(v)
+            case ast.Name(id=name) if name in self.locals:  # c, a lambda's parameter
+                return f"l_{name}"
             case ast.Name(id=name):  # top, player, x
                 builtin = self.ctx.registry.names.get(name)
                 if builtin is not None and name not in self.ctx.env:
@@ -211,14 +215,28 @@ class ExprEmitter:
         return f"e[{literal(text)}]"
 
     def lambda_(self, param: str, body: ast.Node, pre: list[str], indent: str) -> str:
-        """A query's lambda: a nested function that binds its parameter in `e`, as
-        the closure does (a built-in name such as `hand` may read it)."""
+        """A query's lambda: a nested function. Its parameter is a Python local `l_NAME`
+        unless the engine binds that name here (`player`, `card`, an event's field):
+        then, as the closure does, it is bound in `e`, where built-in names read it."""
         name = self.temp("fn")
         inner: list[str] = []
-        text = self.expr(body, inner, indent + "    ")
-        pre.append(f"{indent}def {name}(x):")
-        pre.extend(inner)
-        pre.append(f"{indent}    e[{literal(param)}] = x")
+        local = (param not in self.ctx.env and param not in self.ctx.registry.names
+                 and f"l_{param}".isidentifier() and not keyword.iskeyword(f"l_{param}"))
+        if local:
+            self.locals.append(param)
+        try:
+            text = self.expr(body, inner, indent + "    ")
+        finally:
+            if local:
+                self.locals.pop()
+        if local:
+            pre.append(f"{indent}def {name}(l_{param}):")
+            pre.extend(inner)
+        else:
+            self.writes_env = True
+            pre.append(f"{indent}def {name}(x):")
+            pre.extend(inner)
+            pre.append(f"{indent}    e[{literal(param)}] = x")
         pre.append(f"{indent}    return {text}")
         return name
 
@@ -229,4 +247,8 @@ class ExprEmitter:
         text = self.expr(body, lines, "    ")
         self.defs.append("\n".join([f"def {name}(g, e):", *lines, f"    return {text}"]))
         lam = self.ns.add(Lambda, "Lambda")
-        return f"{lam}({literal(param)}, {name}, dict(e))"
+        if not self.locals:
+            return f"{lam}({literal(param)}, {name}, dict(e))"
+        # Inside a query's lambda: its body reads the parameters in scope from its env.
+        scope = ", ".join(f"{literal(v)}: l_{v}" for v in dict.fromkeys(self.locals))
+        return f"{lam}({literal(param)}, {name}, {{**e, {scope}}})"
