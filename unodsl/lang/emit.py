@@ -50,7 +50,7 @@ class Namespace:
     def __init__(self) -> None:
         # No builtins: the few the emitted code names are given, under their own names.
         self.objects: dict[str, Any] = {"__builtins__": {}, "bool": bool, "dict": dict, "type": type, "tuple": tuple,
-                                        "len": len, "id": id,
+                                        "len": len, "id": id, "any": any, "all": all, "sum": sum,
                                         "Exception": Exception, "RecursionError": RecursionError}
         self._names: dict[int, str] = {}
         self._fresh = 0
@@ -188,6 +188,10 @@ class ExprEmitter:
             return f"e[{literal(self.lifted[id(node)])}]"  # lifted into a CHOOSE step before
         given = {p.name: a for p, a in zip(prim.params, node.args, strict=False)}
         given.update(node.kwargs)
+        if prim.inline is not None:
+            text = self.inlined(prim.inline, given, pre, indent)
+            if text is not None:
+                return text
         args = []
         for p in prim.params:
             arg = given.get(p.name)
@@ -200,6 +204,32 @@ class ExprEmitter:
                 args.append(self.default(p.default))
         impl = self.ns.add(prim.impl, "p_" + node.func)
         return f"{impl}({', '.join(['g', *args])})"
+
+    def inlined(self, template: str, given: dict[str, ast.Node], pre: list[str], indent: str) -> str | None:
+        """A fold over `items` with a lambda written in the call, as the primitive's
+        inline text; None where it would not mean the same (then the call is written)."""
+        items, test = given.get("items"), given.get("test")
+        if items is None or not isinstance(test, ast.Lambda) or not self.local(test.param):
+            return None
+        temps, outer = self.temps, len(pre)
+        seq = self.expr(items, pre, indent)
+        if self.temps != temps or len(pre) != outer:  # := or a def in the iterable: not in a comprehension
+            del pre[outer:]
+            return None
+        self.locals.append(test.param)
+        inner: list[str] = []
+        try:
+            body = self.expr(test.body, inner, indent)
+        finally:
+            self.locals.pop()
+        if inner:  # a lambda inside would be defined outside the comprehension that binds its variable
+            return None
+        return template.format(items=seq, var=f"l_{test.param}", body=body)
+
+    def local(self, param: str) -> bool:
+        """A lambda's parameter may be a Python local: the engine binds no such name here."""
+        return (param not in self.ctx.env and param not in self.ctx.registry.names
+                and f"l_{param}".isidentifier() and not keyword.iskeyword(f"l_{param}"))
 
     def default(self, text: str) -> str:
         """A parameter default: a literal or a built-in name (as compile.default)."""
@@ -220,8 +250,7 @@ class ExprEmitter:
         then, as the closure does, it is bound in `e`, where built-in names read it."""
         name = self.temp("fn")
         inner: list[str] = []
-        local = (param not in self.ctx.env and param not in self.ctx.registry.names
-                 and f"l_{param}".isidentifier() and not keyword.iskeyword(f"l_{param}"))
+        local = self.local(param)
         if local:
             self.locals.append(param)
         try:

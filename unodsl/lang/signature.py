@@ -51,6 +51,9 @@ class Primitive:
     doc: str
     elem: str | None = None  # for list-returning functions: the element type follows arg 0
     nullable: bool = False  # its value may be none (a choice from nothing, the top of an empty pile)
+    # How generated code may write a call whose `test` is a lambda written there: Python
+    # text over {items}, {var} and {body} that means the same as the function (lang/emit.py).
+    inline: str | None = None
 
     def usage(self) -> str:
         parts = [f"{p.name}: {p.default}" if p.default else p.name for p in self.params]
@@ -84,19 +87,21 @@ class Registry:
     primitives: dict[str, Primitive] = field(default_factory=dict)
     names: dict[str, BuiltinName] = field(default_factory=dict)
 
-    def _add(self, kind: Kind, spec: str, returns: str, elem: str | None, none: bool = False
-             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def _add(self, kind: Kind, spec: str, returns: str, elem: str | None, none: bool = False,
+             inline: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
             doc = " ".join((fn.__doc__ or "").split())
-            self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, doc, elem, none)
+            self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, doc, elem, none,
+                                              inline)
             return fn
         return register
 
-    def query(self, spec: str = "", returns: str = "any", elem: str | None = None, none: bool = False
-              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register a side-effect-free function (`none`: its value may be none)."""
-        return self._add("query", spec, returns, elem, none)
+    def query(self, spec: str = "", returns: str = "any", elem: str | None = None, none: bool = False,
+              inline: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a side-effect-free function (`none`: its value may be none; `inline`:
+        see Primitive.inline)."""
+        return self._add("query", spec, returns, elem, none, inline)
 
     def effect(self, spec: str = "", returns: str = "none", elem: str | None = None, none: bool = False
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -14,25 +14,25 @@ from .registry import REGISTRY, Pred
 query = REGISTRY.query
 
 
-@query("items: any, test: fn", returns="bool")
+@query("items: any, test: fn", returns="bool", inline="any({body} for {var} in {items})")
 def any_(g: Game, items: list[Any], test: Pred) -> bool:
     """True if `test` holds for at least one item."""
     return any(map(test, items))
 
 
-@query("items: any, test: fn", returns="bool")
+@query("items: any, test: fn", returns="bool", inline="all({body} for {var} in {items})")
 def all_(g: Game, items: list[Any], test: Pred) -> bool:
     """True if `test` holds for every item (and for an empty list)."""
     return all(map(test, items))
 
 
-@query("items: any, test: fn = none", returns="int")
+@query("items: any, test: fn = none", returns="int", inline="sum(1 for {var} in {items} if {body})")
 def count(g: Game, items: list[Any], test: Pred | None) -> int:
     """How many items there are, or how many pass `test`."""
     return len(items) if test is None else sum(1 for x in items if test(x))
 
 
-@query("items: any, test: fn", elem="same")
+@query("items: any, test: fn", elem="same", inline="[{var} for {var} in {items} if {body}]")
 def filter_(g: Game, items: list[Any], test: Pred) -> list[Any]:
     """The items for which `test` holds, in order."""
     return [x for x in items if test(x)]
