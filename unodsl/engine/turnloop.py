@@ -213,12 +213,16 @@ def _act(L: _Lines, variant: Variant, fires: dict[str, str]) -> None:
 def _drawn(L: _Lines, count: int, then: str, fires: dict[str, str]) -> None:
     """The draw of Game._draw_turn without a penalty, then what becomes of the card
     drawn: `card` is set when it is to be played."""
-    if count == 1 and "card_drawn" not in fires and "hand_changed" not in fires:
-        L.add(4, "draw_pile = g.draw_pile")  # Game.draw's one-card path, inline
+    if count == 1:  # Game.draw's one-card path, inline
+        L.add(4, "draw_pile = g.draw_pile")
         L.add(4, "if draw_pile:")
         L.add(5, "got = draw_pile.pop()")
         L.add(5, "hand.append(got)")
         L.add(5, "drawn = [got]")
+        if "card_drawn" in fires:
+            L.add(5, f"{fires['card_drawn']}(g, {{'player': p, 'card': got}})")
+        if "hand_changed" in fires:
+            L.add(5, f"{fires['hand_changed']}(g, {{'player': p, 'size': len(hand)}})")
         L.add(4, "else:")
         L.add(5, "drawn = g.draw(p, 1)")
     else:

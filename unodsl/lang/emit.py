@@ -188,7 +188,7 @@ class ExprEmitter:
             return f"e[{literal(self.lifted[id(node)])}]"  # lifted into a CHOOSE step before
         given = {p.name: a for p, a in zip(prim.params, node.args, strict=False)}
         given.update(node.kwargs)
-        if prim.inline is not None:
+        if prim.inline is not None and all(p.name in given for p in prim.params if p.default is None):
             text = self.inlined(prim.inline, given, pre, indent)
             if text is not None:
                 return text
@@ -206,8 +206,15 @@ class ExprEmitter:
         return f"{impl}({', '.join(['g', *args])})"
 
     def inlined(self, template: str, given: dict[str, ast.Node], pre: list[str], indent: str) -> str | None:
-        """A fold over `items` with a lambda written in the call, as the primitive's
-        inline text; None where it would not mean the same (then the call is written)."""
+        """The primitive's inline text for this call, or None where it would not mean
+        the same (then the call is written). Two shapes: a fold over `items` with a
+        lambda written in the call ({items}, {var}, {body}), or plain arguments by
+        name, of which all but one must be literals (the text may read them in
+        another order than the call would)."""
+        if "{body}" not in template:
+            if any(f"{{{k}}}" not in template for k in given) or sum(not isinstance(a, ast.Literal) for a in given.values()) > 1:
+                return None
+            return template.format(**{k: self.expr(a, pre, indent) for k, a in given.items()})
         items, test = given.get("items"), given.get("test")
         if items is None or not isinstance(test, ast.Lambda) or not self.local(test.param):
             return None

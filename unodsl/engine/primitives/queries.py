@@ -68,7 +68,7 @@ def others(g: Game, who: int) -> list[int]:
     return [(who + i * g.direction) % g.n for i in range(1, g.n)]
 
 
-@query("who: player, flag: str", returns="bool")
+@query("who: player, flag: str", returns="bool", inline="{flag} in g.flags[{who}]")
 def flagged(g: Game, who: int, flag: str) -> bool:
     """True if `who` carries `flag` (see flag)."""
     return flag in g.flags[who]
