@@ -408,22 +408,32 @@ class Game:
         return fn.body(self, env)
 
     def playable(self, card: Card, by: int) -> bool:
-        """True if `by` could legally play `card` now."""
+        """True if `by` could legally play `card` now. (This is also the language's
+        `playable`. Its conditions get their own variables: a card's legal_if may
+        ask whether other cards are playable.)"""
         try:  # free unless a condition fails
-            env = self._legal_env  # (this is also the language's `playable`: one call fewer)
-            env["player"] = by
-            env["card"] = card
             if self._memo is not None:
-                if card.face_id not in self._matching_faces():
+                pile = self.discard_pile  # _matching_faces, its last answer inline
+                if ((pile[-1].face_id if pile else -1) == self._last_face
+                        and self.current_color == self._last_color):
+                    faces = self._last_faces
+                else:
+                    faces = self._matching_faces()
+                if card.face_id not in faces:
                     return False
-            elif not self._match(self, env):
+                test = card.legal_if
+                if test is None:
+                    return True
+                return bool(test(self, {"player": by, "card": card}))
+            env = {"player": by, "card": card}
+            if not self._match(self, env):
                 return False
             test = card.legal_if
-            return test is None or bool(test(self, env))
+            return test is None or bool(test(self, {"player": by, "card": card}))
         except (VariantRuntimeError, RecursionError):
             raise
         except Exception as err:
-            raise self._blame(err) from err
+            raise self._blame(err, {"player": by, "card": card}) from err
 
     def _matching_faces(self) -> frozenset[int]:
         """The faces that match the top card and colour now, computed once per
@@ -611,10 +621,11 @@ class Game:
         return replay_command(self.variant.file, self.seed, self.n, agents, self.max_turns,
                               [(o.name, o.value) for o in self.variant.options])
 
-    def _blame(self, err: Exception) -> VariantRuntimeError:
+    def _blame(self, err: Exception, env: dict[str, Any] | None = None) -> VariantRuntimeError:
         """`err` came from the match, a card's legal_if or the draw rule's allowed_if
-        (conditions have no effects): the first that fails again is to blame."""
-        env = self._legal_env
+        (conditions have no effects), given `env` (by default the turn's): the first
+        that fails again is to blame."""
+        env = self._legal_env if env is None else env
         card = env.get("card")
         for test in (self._match, getattr(card, "legal_if", None), self._draw_rule.allowed_if):
             if test is None:
