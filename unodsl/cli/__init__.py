@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from .compile import compile_command
 from .common import CONTEXT, EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from .explain import explain
 from .listing import list_command
@@ -52,7 +53,8 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, sweep, validate, schema_command, explain, list_command, options_command,
+for command in (run, play, replay, simulate, sweep, validate, compile_command, schema_command, explain, list_command,
+                options_command,
                 rulebook, lsp):
     main.add_command(command)
 

@@ -1,0 +1,125 @@
+"""The generated module of a variant (engine/codegen.py, lang/emit.py): hostile names
+and strings stay data, the module reaches only what it is given, its pieces name
+their place in the variant file, and `unodsl compile` prints it."""
+
+from __future__ import annotations
+
+import ast as pyast
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.helpers import classic_with
+from tests.property.test_backends import decided
+from unodsl import load_variant
+from unodsl.cli import main
+from unodsl.errors import VariantRuntimeError
+from unodsl.lang.emit import EmitError, literal
+from unodsl.lang.signature import CARD_ATTRS
+
+# The names the emitter writes: its locals, the builtins and objects it is given,
+# and names it makes (o<n>_…, l_<language name>, temporaries, its functions).
+FIXED = {
+    "g", "e", "data", "x", "at", "err", "asked", "queue", "hands", "pile", "runners", "n", "memo", "max_turns",
+    "env", "plays", "turns", "p", "hand", "face", "by_color", "faces", "options", "c", "test", "d", "agents",
+    "agent", "action", "card", "paused", "draw_pile", "got", "drawn", "offer", "answer", "program", "run", "leave",
+    "bool", "dict", "type", "tuple", "len", "id", "any", "all", "sum", "Exception", "RecursionError",
+    "PAUSED", "ASK", "Decision", "DRAW", "KEEP", "PASS", "decision", "TURN_TYPES", "illegal", "VariantRuntimeError",
+}
+MADE = re.compile(r"^(o\d+_\w*|l_\w+|t\d+|fn\d+|(cond|run|lam|turns|fire)_\d+)$")
+
+HOSTILE_EFFECT = (
+    "__import__ = 1; e = __import__ + 1; g = e; __builtins__ = \"'); import os; ('\\\\{0}}\"; "
+    "if any(hand, __class__ -> flagged(player, \"red'{}\") and __class__.points == g) "
+    "then flag(player, __builtins__) else unflag(player, \"x\"); skip()")
+HOSTILE_RULE = '''
+  - name: "x\\n'\'\'\\nimport os  # {0}"
+    on: turn_end
+    if: any(players, __dict__ -> flagged(__dict__, "\'\'\'{0}\\"))
+    do: unflag(player, "__class__")
+'''
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("hostile")
+    path = classic_with(tmp, "on_play: skip()                            # CL-9", "on_play: |\n      " + HOSTILE_EFFECT)
+    text = path.read_text().replace("rules:\n", "rules:" + HOSTILE_RULE, 1)
+    path.write_text(text)
+    return path
+
+
+def names_and_attributes(source: str) -> tuple[set[str], set[str]]:
+    tree = pyast.parse(source)
+    names = {node.id for node in pyast.walk(tree) if isinstance(node, pyast.Name)}
+    names |= {node.name for node in pyast.walk(tree) if isinstance(node, pyast.FunctionDef)}
+    names |= {a.arg for node in pyast.walk(tree) if isinstance(node, pyast.FunctionDef) for a in node.args.args}
+    attrs = {node.attr for node in pyast.walk(tree) if isinstance(node, pyast.Attribute)}
+    return names, attrs
+
+
+def test_hostile_names_and_strings_stay_data(hostile: Path) -> None:
+    v = load_variant(hostile)
+    names, attrs = names_and_attributes(v.source)
+    strange = {n for n in names if n not in FIXED and not MADE.match(n)}
+    assert not strange, f"names the emitter did not make: {strange}"
+    assert not {a for a in attrs if a.startswith("__")}, attrs
+    assert "__import__" not in names and "__builtins__" not in names - {"__builtins__"}
+    assert "l___class__" in names  # a lambda's parameter: mangled, a local of its own function
+    assert "e['__import__']" in v.source  # a variable: a key of the variables, never a Python name
+    for line in v.source.splitlines():  # the rule's name is a literal or a one-line comment
+        assert not line.strip().startswith("import"), line
+    # The module has no builtins of its own: it reaches only what the namespace holds.
+    assert v.turn_loop is not None
+    assert v.turn_loop.__globals__["__builtins__"] == {}
+    # … and it plays as the interpreter does.
+    reference = load_variant(hostile, backend="closures")
+    for seed in range(3):
+        assert decided(v, seed) == decided(reference, seed)
+
+
+def test_only_plain_literals_are_written() -> None:
+    assert literal(-3) == "(-3)" and literal("a'\"\n") == repr("a'\"\n") and literal(None) == "None"
+    for bad in (1.5, b"x", object(), [1], ("a",)):
+        with pytest.raises(EmitError):
+            literal(bad)
+
+
+def test_card_attributes_are_the_fixed_table() -> None:
+    _, attrs = names_and_attributes(load_variant("flip").source)
+    game = {a for a in attrs if a not in CARD_ATTRS}
+    assert all(a.isidentifier() and not a.startswith("__") for a in game)
+
+
+def test_each_piece_names_its_place_in_the_file() -> None:
+    v = load_variant("classic")
+    lines = v.source.splitlines()
+    heads = [lines[k + 1] for k, line in enumerate(lines) if line.startswith(("def cond_", "def run_"))]
+    assert heads and all(re.match(r"    # .*classic\.yaml:\d+:\d+: ", h) for h in heads), heads[:3]
+    assert "# /" in v.source or "classic.yaml:22:" in v.source
+
+
+def test_a_fault_in_generated_code_is_placed_in_the_variant_file(tmp_path: Path) -> None:
+    path = classic_with(tmp_path, "on_play: skip()                            # CL-9",
+                        "on_play: skip(10 / (player_count - player_count))")
+    for backend in ("compiled", "closures"):
+        with pytest.raises(VariantRuntimeError) as err:
+            for seed in range(10):
+                decided(load_variant(path, backend=backend), seed)
+        assert "division by zero" in str(err.value) and f"{path.name}:" in str(err.value), str(err.value)
+
+
+def test_compile_prints_the_module() -> None:
+    result = CliRunner().invoke(main, ["compile", "duo"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("# Generated by unodsl from") and "def turns_" in result.output
+    compile(result.output, "duo", "exec")  # it is Python
+    bad = CliRunner().invoke(main, ["compile", "no_such_variant"])
+    assert bad.exit_code != 0 and "no variant file or shipped variant" in bad.output
+
+
+def test_an_unknown_backend_is_refused() -> None:
+    with pytest.raises(ValueError, match="backend must be one of"):
+        load_variant("classic", backend="fast")
