@@ -25,10 +25,11 @@ FIXED = {
     "g", "e", "data", "x", "at", "err", "asked", "queue", "hands", "pile", "runners", "n", "memo", "max_turns",
     "env", "plays", "turns", "p", "hand", "face", "by_color", "faces", "options", "c", "test", "d", "agents",
     "agent", "action", "card", "paused", "draw_pile", "got", "drawn", "offer", "answer", "program", "run", "leave",
-    "bool", "dict", "type", "tuple", "len", "id", "any", "all", "sum", "Exception", "RecursionError",
+    "answered",
+    "bool", "dict", "type", "tuple", "len", "id", "any", "all", "sum", "range", "Exception", "RecursionError",
     "PAUSED", "ASK", "Decision", "DRAW", "KEEP", "PASS", "decision", "TURN_TYPES", "illegal", "VariantRuntimeError",
 }
-MADE = re.compile(r"^(o\d+_\w*|l_\w+|t\d+|fn\d+|(cond|run|lam|turns|fire)_\d+)$")
+MADE = re.compile(r"^(o\d+_\w*|l_\w+|t\d+|fn\d+|k\d+|items\d+|times\d+|(cond|run|lam|turns|fire)_\d+)$")
 
 HOSTILE_EFFECT = (
     "__import__ = 1; e = __import__ + 1; g = e; __builtins__ = \"'); import os; ('\\\\{0}}\"; "

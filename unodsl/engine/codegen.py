@@ -21,10 +21,10 @@ from typing import Any
 from ..errors import Pos, VariantRuntimeError
 from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..lang.program import CHOOSE, DO, FOR, IF, LET, Fn, Program
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..variant.model import Variant
 from .actions import DRAW, KEEP, PASS, Decision
-from .game import _ASK, _BIND, _CHOOSE, _TURN_TYPES, PAUSED, _decision, _illegal, _rules_by_event
+from .game import _ASK, _BIND, _CHOOSE, _FOR, _REPEAT, _TURN_TYPES, _WHILE, PAUSED, WHILE_GUARD, _decision, _illegal, _rules_by_event
 from .turnloop import _comment, fire, turn_loop
 
 Runner = Callable[[Any, dict[str, Any], int], bool]
@@ -154,11 +154,47 @@ class _Module:
                 out += [*pre, f"{ind}if {text}:", *then]
                 if step[3]:
                     out += [f"{ind}else:", *self.block(step[3], chain, ind + "    ", wheres)]
-            else:  # FOR, WHILE, REPEAT: the interpreter's loops
-                out += [f"{ind}if g._loop({self.ns.add(step, 'loop')}, e):", *pause]
+                if self.has_rules:  # the rules this step queued are its own (as perform places them)
+                    out.append(f"{ind}at = {at}")
+            else:  # FOR, WHILE, REPEAT: Game._loop's, as Python loops
+                out += self.loop(step, chain, ind, wheres, at)
+                if self.has_rules:  # (as after an if)
+                    out.append(f"{ind}at = {at}")
             if self.has_rules:
                 out += [f"{ind}if g._queue and g._drain():", *pause]
         return out
+
+    def loop(self, step: Any, chain: list[str], ind: str, wheres: list[Any], at: int) -> list[str]:
+        """A loop step: the body inline in a Python loop. A wait inside the body leaves
+        the body's frames, then the loop's frame (where it stands), then `chain`."""
+        ref = self.ns.add(step, "loop")
+        k = f"k{len(wheres)}"
+        if step[0] == FOR:
+            body, pre = step[3], []
+            items = f"items{len(wheres)}"
+            text = self.expr(step[2], pre, ind)
+            lines = [*pre, f"{ind}{items} = g._for_items({text}, {len(body) or 1})",
+                     f"{ind}for {k} in range(len({items})):",
+                     f"{ind}    e[{literal(step[1])}] = {items}[{k}]"]
+            frame = f"g._paused.append(({_FOR}, {ref}, {items}, {k} + 1, e))"
+        elif step[0] == WHILE:
+            body, pre = step[2], []
+            lines = [f"{ind}for {k} in range({WHILE_GUARD}):", f"{ind}    at = {at}"]
+            text = self.expr(step[1], pre, ind + "    ")
+            lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
+                      f"{ind}    g._charge({len(body) or 1})"]
+            frame = f"g._paused.append(({_WHILE}, {ref}, e, {WHILE_GUARD} - {k} - 1))"
+            tail = [f"{ind}else:", f"{ind}    at = {at}", f"{ind}    g._endless()"]
+        else:  # REPEAT
+            body, pre = step[2], []
+            times = f"times{len(wheres)}"
+            text = self.expr(step[1], pre, ind)
+            lines = [*pre, f"{ind}{times} = g._repeats({text}, {len(body) or 1})",
+                     f"{ind}for {k} in range({times}):"]
+            frame = f"g._paused.append(({_REPEAT}, {ref}, e, {times} - {k} - 1))"
+        inner = self.block(body, [frame, *chain], ind + "    ", wheres)
+        lines += inner or [f"{ind}    pass"]
+        return lines + (tail if step[0] == WHILE else [])
 
     def choose(self, step: Any, pause: list[str], ind: str) -> list[str]:
         """A CHOOSE step: as Game.perform's, the rules queued so far first."""

@@ -748,16 +748,27 @@ class Game:
         iteration paused (its loop frame is then in the pause)."""
         op = step[0]
         if op == FOR:
-            items = tuple(step[2](self, env))
-            self._charge(len(items) * (len(step[3]) or 1))
-            return self._for(step, items, 0, env)
+            return self._for(step, self._for_items(step[2](self, env), len(step[3]) or 1), 0, env)
         if op == WHILE:
             return self._while(step, env, WHILE_GUARD)
-        times = step[1](self, env)  # REPEAT
+        return self._repeat(step, env, self._repeats(step[1](self, env), len(step[2]) or 1))  # REPEAT
+
+    def _for_items(self, items: Iterable[Any], work: int) -> tuple[Any, ...]:
+        """A for loop's items, its work charged (`work`: steps per iteration)."""
+        items = tuple(items)
+        self._charge(len(items) * work)
+        return items
+
+    def _repeats(self, times: Any, work: int) -> Any:
+        """A repeat's count, checked and its work charged."""
         if times > WHILE_GUARD:
             raise RuntimeFault(f"repeat {times:,} times: more than the {WHILE_GUARD:,} a loop may run")
-        self._charge(max(times, 0) * (len(step[2]) or 1))
-        return self._repeat(step, env, times)
+        self._charge(max(times, 0) * work)
+        return times
+
+    @staticmethod
+    def _endless() -> None:
+        raise RuntimeFault(f"a while loop ran {WHILE_GUARD:,} times; its condition never became false")
 
     def _for(self, step: Step, items: tuple[Any, ...], k: int, env: dict[str, Any]) -> bool:
         var, body = step[1], step[3]
@@ -778,7 +789,8 @@ class Game:
             if self.perform(body, env):
                 self._paused.append((_WHILE, step, env, left - k - 1))
                 return True
-        raise RuntimeFault(f"a while loop ran {WHILE_GUARD:,} times; its condition never became false")
+        self._endless()
+        return False  # (never: _endless raises)
 
     def _repeat(self, step: Step, env: dict[str, Any], left: int) -> bool:
         for k in range(left):

@@ -39,7 +39,7 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     L.add(1, f"# rules on {', '.join(sorted(watched)) or 'no event'}; must play if able: {turn.must_play_if_able};"
              f" cards with legal_if: {legal_ifs}.")
     L.add(1, "queue, hands, pile, runners, n = g._queue, g.hands, g.discard_pile, g._runners, g.n")
-    L.add(1, "memo, max_turns, env = g._memo, g.max_turns, g._legal_env")
+    L.add(1, "memo, max_turns, env, answered = g._memo, g.max_turns, g._legal_env, g._answers.append")
     if one_side:
         L.add(1, "plays = g._plays")
     L.add(1, "while g.round_winner is None:")
@@ -103,6 +103,7 @@ def _options(L: _Lines, variant: Variant, legal_ifs: bool, one_side: bool) -> No
         L.add(6, "test = c.legal_if")
         L.add(6, "if test is not None:")
         L.add(7, "env['card'] = c")
+        L.add(7, "g._last_face, g._last_color, g._last_faces = face, g.current_color, faces  # for playable")
         L.add(7, "if not test(g, env):")
         L.add(8, "continue")
     L.add(6, "options.append(plays[c.id])")
@@ -151,7 +152,7 @@ def _decide(L: _Lines, told: bool) -> None:
     L.add(5, "action = g._refused(err)")
     L.add(4, "else:")
     L.add(5, "if type(action) in TURN_TYPES and action in options:")
-    L.add(6, "g._answers.append(action)")
+    L.add(6, "answered(action)")
     L.add(5, "else:")
     L.add(6, "action = g._refused(illegal(d, action))")
     L.add(3, "if action is ASK:")
@@ -240,6 +241,12 @@ def _drawn(L: _Lines, count: int, then: str, fires: dict[str, str]) -> None:
         at = 4
     if then == "keep":
         L.add(at, "pass")
+    elif then == "must_play" and not fires:  # Game.playable with the turn's faces (nothing has changed them)
+        L.add(at, "got = drawn[-1] if drawn else None")
+        L.add(at, "if got is not None and got.face_id in faces:")
+        L.add(at + 1, "test = got.legal_if")
+        L.add(at + 1, "if test is None or g.playable(got, p):")
+        L.add(at + 2, "card = got")
     elif then == "must_play":
         L.add(at, "if drawn and g.playable(drawn[-1], p):")
         L.add(at + 1, "card = drawn[-1]")

@@ -50,7 +50,7 @@ class Namespace:
     def __init__(self) -> None:
         # No builtins: the few the emitted code names are given, under their own names.
         self.objects: dict[str, Any] = {"__builtins__": {}, "bool": bool, "dict": dict, "type": type, "tuple": tuple,
-                                        "len": len, "id": id, "any": any, "all": all, "sum": sum,
+                                        "len": len, "id": id, "any": any, "all": all, "sum": sum, "range": range,
                                         "Exception": Exception, "RecursionError": RecursionError}
         self._names: dict[int, str] = {}
         self._fresh = 0
