@@ -13,7 +13,7 @@ from ..lang.program import Fn, Program
 from ..variant.model import Face, Variant
 
 # What a face shows, in the order Card.__init__ assigns it.
-FaceInfo = tuple[int, str, str | None, int | None, int, bool, str, str, Program, Fn | None]
+FaceInfo = tuple[int, str, str | None, int | None, int, bool, str, str, Program, Fn | None, Any]
 
 
 def face_table(variant: Variant) -> dict[Face, FaceInfo]:
@@ -25,7 +25,8 @@ def face_table(variant: Variant) -> dict[Face, FaceInfo]:
                 if face not in table:
                     kind = variant.kinds[face.kind]
                     table[face] = (len(table), face.kind, face.color, face.rank, face.points, face.wild,
-                                   face.symbol, face.label, kind.on_play, kind.legal_if)
+                                   face.symbol, face.label, kind.on_play, kind.legal_if,
+                                   variant.runners.get(id(kind.on_play)))
         variant.cache["faces"] = table
     return table
 
@@ -45,6 +46,7 @@ class Card:
         "on_play",
         "points",
         "rank",
+        "run",
         "side",
         "symbol",
         "wild",
@@ -55,7 +57,7 @@ class Card:
         self.faces = faces
         self.side = side
         (self.face_id, self.kind, self.color, self.rank, self.points, self.wild, self.symbol,
-         self.label, self.on_play, self.legal_if) = table[faces[side]]
+         self.label, self.on_play, self.legal_if, self.run) = table[faces[side]]
         self.back = faces[1 - side] if len(faces) == 2 else None
 
     # mypy does not see dynamic slots; declare the visible fields.
@@ -68,6 +70,7 @@ class Card:
     symbol: str
     on_play: Program
     legal_if: Fn | None
+    run: Any  # the compiled backend's runner of on_play (engine/codegen.py), or None
     back: Face | None
     label: str
 

@@ -38,7 +38,7 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     L.add(1, f"# The turns of a round of {_comment(variant.name)}: Game._turns for this variant, with")
     L.add(1, f"# rules on {', '.join(sorted(watched)) or 'no event'}; must play if able: {turn.must_play_if_able};"
              f" cards with legal_if: {legal_ifs}.")
-    L.add(1, "queue, hands, pile, runners, n = g._queue, g.hands, g.discard_pile, g._runners, g.n")
+    L.add(1, "queue, hands, pile, n = g._queue, g.hands, g.discard_pile, g.n")
     L.add(1, "memo, max_turns, env, answered = g._memo, g.max_turns, g._legal_env, g._answers.append")
     if one_side:
         L.add(1, "plays = g._plays")
@@ -204,7 +204,7 @@ def _act(L: _Lines, variant: Variant, fires: dict[str, str]) -> None:
         L.add(3, "elif program:")
     else:
         L.add(3, "if program:")
-    L.add(4, "run = runners.get(id(program))")
+    L.add(4, "run = card.run")
     L.add(4, "if run is None:")
     L.add(5, "paused = g.perform(program, {'player': p, 'card': card})")
     L.add(4, "else:")
@@ -219,7 +219,7 @@ def _drawn(L: _Lines, count: int, then: str, fires: dict[str, str]) -> None:
         L.add(4, "if draw_pile:")
         L.add(5, "got = draw_pile.pop()")
         L.add(5, "hand.append(got)")
-        L.add(5, "drawn = [got]")
+        L.add(5, "drawn = (got,)")
         if "card_drawn" in fires:
             L.add(5, f"{fires['card_drawn']}(g, {{'player': p, 'card': got}})")
         if "hand_changed" in fires:
