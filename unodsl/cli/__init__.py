@@ -9,8 +9,8 @@ from typing import Any
 
 import click
 
-from .compile import compile_command
 from .common import CONTEXT, EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from .compile import compile_command
 from .explain import explain
 from .listing import list_command
 from .lsp import lsp

@@ -15,19 +15,33 @@ from __future__ import annotations
 import dataclasses
 import linecache
 from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType
+from types import CodeType, MappingProxyType
 from typing import Any
 
 from ..errors import Pos, VariantRuntimeError
 from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
-from ..variant.model import Variant
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
+from ..variant.model import Face, Side, Variant
 from .actions import DRAW, KEEP, PASS, Decision
-from .game import _ASK, _BIND, _CHOOSE, _FOR, _REPEAT, _TURN_TYPES, _WHILE, PAUSED, WHILE_GUARD, _decision, _illegal, _rules_by_event
+from .game import (
+    _ASK,
+    _BIND,
+    _CHOOSE,
+    _FOR,
+    _REPEAT,
+    _TURN_TYPES,
+    _WHILE,
+    PAUSED,
+    WHILE_GUARD,
+    _decision,
+    _illegal,
+    _rules_by_event,
+)
 from .turnloop import _comment, fire, turn_loop
 
 Runner = Callable[[Any, dict[str, Any], int], bool]
+_CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a variant loaded again reuses its code
 
 
 def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn],
@@ -46,7 +60,12 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     source = gen.source()
     filename = f"<unodsl {variant.file}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), gen.ns.objects)  # noqa: S102 -- our emitter's text, see lang/emit.py
+    code = _CODE.get((filename, source))
+    if code is None:
+        if len(_CODE) >= 64:
+            _CODE.clear()
+        code = _CODE[(filename, source)] = compile(source, filename, "exec")
+    exec(code, gen.ns.objects)  # the text our emitter wrote from the checked trees (lang/emit.py)
     made = gen.ns.objects
     swap = {fn: made[name] for fn, name in conds.items()}
     where = dict(variant.where)
@@ -170,7 +189,7 @@ class _Module:
         ref = self.ns.add(step, "loop")
         k = f"k{len(wheres)}"
         if step[0] == FOR:
-            body, pre = step[3], []
+            body, pre = step[3], list[str]()
             items = f"items{len(wheres)}"
             text = self.expr(step[2], pre, ind)
             lines = [*pre, f"{ind}{items} = g._for_items({text}, {len(body) or 1})",
@@ -178,7 +197,7 @@ class _Module:
                      f"{ind}    e[{literal(step[1])}] = {items}[{k}]"]
             frame = f"g._paused.append(({_FOR}, {ref}, {items}, {k} + 1, e))"
         elif step[0] == WHILE:
-            body, pre = step[2], []
+            body, pre = step[2], list[str]()
             lines = [f"{ind}for {k} in range({WHILE_GUARD}):", f"{ind}    at = {at}"]
             text = self.expr(step[1], pre, ind + "    ")
             lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
@@ -186,7 +205,7 @@ class _Module:
             frame = f"g._paused.append(({_WHILE}, {ref}, e, {WHILE_GUARD} - {k} - 1))"
             tail = [f"{ind}else:", f"{ind}    at = {at}", f"{ind}    g._endless()"]
         else:  # REPEAT
-            body, pre = step[2], []
+            body, pre = step[2], list[str]()
             times = f"times{len(wheres)}"
             text = self.expr(step[1], pre, ind)
             lines = [*pre, f"{ind}{times} = g._repeats({text}, {len(body) or 1})",
@@ -232,6 +251,8 @@ def _place(pos: Pos) -> str:
 def _swap(obj: Any, swap: Mapping[Any, Any]) -> Any:
     """`obj` with every function in `swap` replaced, rebuilding only what holds one
     (dataclasses, tuples, lists, dicts); everything else is kept as it is."""
+    if isinstance(obj, (str, int, Face, Side)) or obj is None:  # nothing to swap inside
+        return obj
     if callable(obj) and not isinstance(obj, type):
         try:
             return swap.get(obj, obj)

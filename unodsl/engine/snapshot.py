@@ -25,7 +25,8 @@ from .cards import Card
 
 # Derived from the variant, remade on loading (never pickled).
 _DERIVED = ("variant", "_pairing", "_decks", "_all_plays", "cards", "_plays", "_subs", "_match", "_memo",
-            "_draw_rule", "_legal_env", "_must_play", "_last_face", "_last_color", "_last_faces", "team_of", "teams", "_runners", "_fires", "_turn_loop")
+            "_draw_rule", "_legal_env", "_must_play", "_last_face", "_last_color", "_last_faces", "team_of", "teams",
+            "_runners", "_fires", "_turn_loop")
 
 
 def variant_objects(variant: Variant) -> tuple[list[Any], dict[int, int]]:

@@ -125,7 +125,8 @@ class ExprEmitter:
     def expr(self, node: ast.Node, pre: list[str], indent: str, choose: bool = False) -> str:
         """`node` as a Python expression over `g` (the game) and `e` (the variables).
         `choose`: `node` is the choice a CHOOSE step asks (else a choice reads its variable)."""
-        ex = lambda n: self.expr(n, pre, indent)  # noqa: E731
+        def ex(n: ast.Node) -> str:
+            return self.expr(n, pre, indent)
         match node:
             case ast.Literal(value=v):  # 7, "red", true, none
                 return literal(v)
@@ -212,7 +213,8 @@ class ExprEmitter:
         name, of which all but one must be literals (the text may read them in
         another order than the call would)."""
         if "{body}" not in template:
-            if any(f"{{{k}}}" not in template for k in given) or sum(not isinstance(a, ast.Literal) for a in given.values()) > 1:
+            computed = sum(not isinstance(a, ast.Literal) for a in given.values())
+            if any(f"{{{k}}}" not in template for k in given) or computed > 1:
                 return None
             return template.format(**{k: self.expr(a, pre, indent) for k, a in given.items()})
         items, test = given.get("items"), given.get("test")
