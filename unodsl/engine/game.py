@@ -408,9 +408,9 @@ class Game:
         return fn.body(self, env)
 
     def playable(self, card: Card, by: int) -> bool:
-        """True if `by` could legally play `card` now. (This is also the language's
-        `playable`. Its conditions get their own variables: a card's legal_if may
-        ask whether other cards are playable.)"""
+        """True if `by` could legally play `card` now."""
+        # This is also the language's `playable`. Its conditions get their own variables:
+        # a card's legal_if may ask whether other cards are playable.
         try:  # free unless a condition fails
             if self._memo is not None:
                 pile = self.discard_pile  # _matching_faces, its last answer inline
