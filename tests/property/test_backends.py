@@ -112,11 +112,11 @@ def test_the_generated_turn_loop_is_the_one_that_runs() -> None:
     real = compiled.turn_loop
     calls: list[int] = []
 
-    def wrong(game: Game) -> bool:
+    def wrong(game: Game, resume: Any = None) -> bool:
         if not calls:
             game.current = (game.current + 1) % game.n
         calls.append(game.turns)
-        return real(game)
+        return real(game, resume)
     object.__setattr__(compiled, "turn_loop", wrong)
     try:
         changed = decided(compiled, 4)

@@ -1442,7 +1442,11 @@ class Game:
 
     def _w_turn(self, f: Frame, answer: Any) -> bool:
         self._chosen(f[2], answer)
-        return self._act(f[1], answer)
+        p, stack = f[1], self._stack
+        if self._plain and self._turn_loop is not None and stack[-2:] == [(_TURNS,), (_TURN_END, p)]:
+            del stack[-2:]  # the variant's loop ends this turn and plays the next (what the frames would do)
+            return self._turn_loop(self, (p, answer))
+        return self._act(p, answer)
 
     def _w_drawn(self, f: Frame, answer: Any) -> bool:
         self._chosen(f[3], answer)

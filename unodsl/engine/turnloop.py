@@ -33,16 +33,27 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     rules = bool(watched)
     legal_ifs = any(kind.legal_if is not None for kind in variant.kinds.values())
     one_side = len(variant.sides) == 1
+    draw = turn.draw
+    faces_after = draw.then == "must_play"  # the draw below reads the turn's faces
     L = _Lines()
-    L.add(0, f"def {name}(g):")
+    L.add(0, f"def {name}(g, resume=None):")
     L.add(1, f"# The turns of a round of {_comment(variant.name)}: Game._turns for this variant, with")
     L.add(1, f"# rules on {', '.join(sorted(watched)) or 'no event'}; must play if able: {turn.must_play_if_able};"
              f" cards with legal_if: {legal_ifs}.")
+    L.add(1, "# resume: (player, action), the action of a turn that stopped for it (see Game._w_turn).")
     L.add(1, "queue, hands, pile, n = g._queue, g.hands, g.discard_pile, g.n")
     L.add(1, "memo, max_turns, env, answered = g._memo, g.max_turns, g._legal_env, g._answers.append")
     if one_side:
         L.add(1, "plays = g._plays")
     L.add(1, "while g.round_winner is None:")
+    L.add(2, "if resume is not None:")
+    L.add(3, "p, action = resume")
+    L.add(3, "resume = None")
+    L.add(3, "hand = hands[p]")
+    if faces_after and not draw.until_playable and not fires:
+        L.add(3, "faces = g._matching_faces()")
+    L.add(2, "else:")
+    L.shift = 1
     L.add(2, "turns = g.turns")
     L.add(2, "if turns >= max_turns:")
     L.add(3, "g._runaway()")
@@ -57,6 +68,7 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     L.add(2, "hand = hands[p]")
     _options(L, variant, legal_ifs, one_side)
     _decide(L, "choice" in watched)
+    L.shift = 0
     _act(L, variant, fires)
     L.add(2, "if paused:")
     L.add(3, f"g._paused += (({TURN_END}, p), ({TURNS},))")
@@ -305,9 +317,10 @@ def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
 class _Lines:
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.shift = 0  # levels added to every line (a block moved inside an if)
 
     def add(self, level: int, text: str) -> None:
-        self.lines.append("    " * level + text)
+        self.lines.append("    " * (level + self.shift) + text)
 
     def text(self) -> str:
         return "\n".join(self.lines)
