@@ -118,10 +118,12 @@ def test_the_generated_turn_loop_is_the_one_that_runs() -> None:
         calls.append(game.turns)
         return real(game, resume)
     object.__setattr__(compiled, "turn_loop", wrong)
+    compiled.cache.clear()  # games start from values kept per variant: the loop among them
     try:
         changed = decided(compiled, 4)
     finally:
         object.__setattr__(compiled, "turn_loop", real)
+        compiled.cache.clear()
     assert calls, "the compiled game never ran the generated turn loop"
     assert changed != decided(closures, 4)
     assert decided(compiled, 4) == decided(closures, 4)

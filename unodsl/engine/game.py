@@ -96,14 +96,53 @@ class Game:
         if variant.teams == "opposite" and players % 2:
             raise UnoDslError(f"{variant.name} pairs partners opposite: it needs an even number of players, "
                               f"not {players}")
-        self.variant = variant
-        self.n = players
+        start = variant.cache.get(f"start {players}")
+        if start is None:
+            self._first_start(variant, players, seed)
+        else:  # the values every new game of this table starts with, as the first one set them
+            self.__dict__.update(start)
+            self._rng = random.Random(seed)
         self.seed = seed
-        self._rng = random.Random(seed)
-        self._rng_shared = False  # shared with a clone: copied before its next use
         self._stacked = stacked
         self.max_turns = max_turns
         self.max_rounds = max_rounds
+        self.draw_pile: list[Card] = []
+        self.discard_pile: list[Card] = []
+        self.aside: list[Card] = []
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.flags: list[set[str]] = [set() for _ in range(players)]
+        self.scores = [0] * players
+        self.round_turns: list[int] = []
+        self.events: list[tuple[str, dict[str, Any]]] | None = [] if record else None
+        self.listeners: list[Listener] = list(listeners)
+        self._legal_env: dict[str, Any] = {}
+        # Events are only built when someone listens: rules, listeners (all events, or
+        # just `listen_to`), or a recorded log.
+        self._watch: set[str] | _All = set(self._subs)
+        if record or (listeners and listen_to is None):
+            self._watch = _ALL
+        elif listen_to is not None:
+            self._watch |= set(listen_to)
+        # rule_fired is told only when asked for by name (never to a recorded log)
+        self._tell_rules = listen_to is not None and "rule_fired" in listen_to
+        if start is None or record or listeners or listen_to is not None:
+            self._rewatch()
+        self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
+        self._answers: list[Any] = []  # every answer given to a decision with a choice in it
+        self._stack: list[Frame] = [(_ROUNDS,)]  # the continuation; its top is the last frame
+        self._paused: list[Frame] = []  # the frames of a pause, innermost first (see _pause)
+        shared = variant.cache.get("deck")
+        if start is None and shared is not None and shared[1] is self._decks and not (record or listeners or listen_to):
+            variant.cache[f"start {players}"] = {k: v for k, v in self.__dict__.items() if k in _START}
+        self._go(None)
+
+    def _first_start(self, variant: Variant, players: int, seed: int) -> None:
+        """The start of a game whose values are not known yet for this variant and table
+        (they are kept for the next, when the deck is the variant's own: see _START)."""
+        self.variant = variant
+        self.n = players
+        self._rng = random.Random(seed)
+        self._rng_shared = False  # shared with a clone: copied before its next use
         self._depth = 0
         self._work = WORK_BUDGET  # what is left of the budget of the turn in _work_turn
         self._work_turn = (0, 0)  # (round, turn): the budget is renewed lazily, off the hot loop
@@ -112,12 +151,6 @@ class Game:
             deck = self._make_deck()
         self._pairing, self._decks, self._all_plays = deck
         self.side = 0
-        self.draw_pile: list[Card] = []
-        self.discard_pile: list[Card] = []
-        self.aside: list[Card] = []
-        self.hands: list[list[Card]] = [[] for _ in range(players)]
-        self.flags: list[set[str]] = [set() for _ in range(players)]
-        self.scores = [0] * players
         self.direction = 1
         self.current = 0
         self.dealer = 0
@@ -136,31 +169,13 @@ class Game:
         self._newly_out: frozenset[int] = frozenset()  # those put out since the turn began
         self.emptied: int | None = None  # the first hand emptied since the last check (see went_out)
         self.winner: int | None = None
-        self.round_turns: list[int] = []
-        self.events: list[tuple[str, dict[str, Any]]] | None = [] if record else None
-        self.listeners: list[Listener] = list(listeners)
         self.replayable = True  # the seed and the answers tell the game (not after arrange or resample)
-        self._derive()
-        # Events are only built when someone listens: rules, listeners (all events, or
-        # just `listen_to`), or a recorded log.
-        self._watch: set[str] | _All = set(self._subs)
-        if record or (listeners and listen_to is None):
-            self._watch = _ALL
-        elif listen_to is not None:
-            self._watch |= set(listen_to)
-        # rule_fired is told only when asked for by name (never to a recorded log)
-        self._tell_rules = listen_to is not None and "rule_fired" in listen_to
-        self._rewatch()
-        self._queue: deque[tuple[Program, dict[str, Any]]] = deque()
         self._agents: Sequence[Chooser | None] | None = None  # attached by autoplay (None: asked at a stop)
         self._running = False  # a step is running (agents answer inside it): the state is not whole
         self._agent_error: Exception | None = None
         self._stop_after: int | None = None  # autoplay detaches after this many rounds
-        self._answers: list[Any] = []  # every answer given to a decision with a choice in it
-        self._stack: list[Frame] = [(_ROUNDS,)]  # the continuation; its top is the last frame
-        self._paused: list[Frame] = []  # the frames of a pause, innermost first (see _pause)
         self.decision: Decision | None = None
-        self._go(None)
+        self._derive()
 
     def _derive(self) -> None:
         """The fields that follow from the variant and the side in play (remade, not
@@ -170,7 +185,7 @@ class Game:
         self._plays = self._all_plays[self.side]
         subs = variant.cache.get("rules_by_event")
         self._subs: dict[str, tuple[Rule, ...]] = _rules_by_event(variant) if subs is None else subs
-        self._legal_env: dict[str, Any] = {}
+        self._legal_env = {}
         self._match = variant.turn.match
         # A pure match depends on faces and the colour only: memoised for the variant.
         self._memo: dict[int, dict[str | None, frozenset[int]]] | None = (
@@ -1479,6 +1494,18 @@ _HANDLERS: tuple[Callable[..., bool], ...] = (
 )
 
 _points = attrgetter("points")
+# What every new game of a variant and table starts with (immutable values, or the
+# variant's own shared tables): kept after the first game when the deck is the
+# variant's own (a shuffled pairing is drawn per game), and the default watchers' flags.
+_START = frozenset({
+    "variant", "n", "_rng_shared", "_depth", "_work", "_work_turn", "_pairing", "_decks", "_all_plays",
+    "side", "direction", "current", "dealer", "round", "turns", "current_color", "previous_top", "penalty",
+    "penalty_answer", "skips", "again", "next_override", "offered", "round_winner", "out", "_newly_out",
+    "emptied", "winner", "replayable", "_agents", "_running", "_agent_error", "_stop_after", "decision",
+    "cards", "_plays", "_subs", "_match", "_memo", "_last_face", "_last_color", "_last_faces", "_must_play",
+    "_draw_rule", "_runners", "_fires", "_turn_loop", "team_of", "teams",
+    "_plain", "_hooked", "_loud_play", "_loud_draw",
+})
 _TURN_TYPES = ANSWER_TYPES["turn"]
 Decks = tuple[tuple[list[Card], ...], tuple[list[Play], ...]]
 Deck = tuple[list[tuple[Face, ...]], tuple[list[Card], ...], tuple[list[Play], ...]]
