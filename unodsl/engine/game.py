@@ -280,8 +280,10 @@ class Game:
         # An agent that searches (clones or resamples the game) is asked only where the
         # game has stopped and is a value: its seat is left empty for the inline answers.
         inline: Sequence[Chooser | None] = agents
-        if any(getattr(a, "searches", False) for a in agents):
-            inline = [None if getattr(a, "searches", False) else a for a in agents]
+        for agent in agents:
+            if getattr(agent, "searches", False):
+                inline = [None if getattr(a, "searches", False) else a for a in agents]
+                break
         try:
             while self.decision is not None and (stop is None or len(self.round_turns) < stop):
                 d = self.decision
@@ -970,7 +972,7 @@ class Game:
         hands, out = self.hands, self.out
         if first is not None and not hands[first] and first not in out:
             self.round_winner = first
-        else:
+        elif not all(hands):
             self.round_winner = next((q for q, h in enumerate(hands) if not h and q not in out), None)
         return self.round_winner is not None
 

@@ -135,6 +135,8 @@ class ExprEmitter:
             case ast.Name(id=name):  # top, player, x
                 builtin = self.ctx.registry.names.get(name)
                 if builtin is not None and name not in self.ctx.env:
+                    if builtin.inline is not None:
+                        return builtin.inline
                     return f"{self.ns.add(builtin.getter, 'n_' + name)}(g, e)"
                 return f"e[{literal(name)}]"
             case ast.Attr(name=name) if option_read(node) is not None:  # option.NAME
@@ -250,7 +252,7 @@ class ExprEmitter:
             return literal({"none": None, "true": True, "false": False}[text])
         builtin = self.ctx.registry.names.get(text)
         if builtin is not None and text not in self.ctx.env:
-            return f"{self.ns.add(builtin.getter, 'n_' + text)}(g, e)"
+            return builtin.inline or f"{self.ns.add(builtin.getter, 'n_' + text)}(g, e)"
         return f"e[{literal(text)}]"
 
     def lambda_(self, param: str, body: ast.Node, pre: list[str], indent: str) -> str:

@@ -155,8 +155,8 @@ def deal(g: Game, count: int) -> None:
     del pile[len(pile) - len(dealt):]
     for i in range(n):  # card k goes to the (k mod n)-th player (still in) left of the dealer
         g.hands[g.next_in(g.dealer, i + 1, 1)].extend(dealt[i::n])
-    for p in range(g.n):
-        if g.watching("dealt"):
+    if g.watching("dealt"):
+        for p in range(g.n):
             g.emit("dealt", {"player": p, "count": len(g.hands[p])})
 
 

@@ -12,19 +12,19 @@ from .registry import REGISTRY, Env
 name = REGISTRY.name
 
 
-@name("card", none=True)
+@name("card", none=True, inline="(g.discard_pile[-1] if g.discard_pile else None)")
 def top(g: Game, e: Env) -> Card | None:
     """The top card of the discard pile."""
     return g.discard_pile[-1] if g.discard_pile else None
 
 
-@name("card", none=True)
+@name("card", none=True, inline="g.previous_top")
 def previous_top(g: Game, e: Env) -> Card | None:
     """The card that was on top before the last card was played."""
     return g.previous_top
 
 
-@name("color")
+@name("color", inline="g.current_color")
 def current_color(g: Game, e: Env) -> str | None:
     """The colour to match: the last coloured card's, or the one last named."""
     return g.current_color
@@ -46,7 +46,7 @@ def previous(g: Game, e: Env) -> int:
     return int((e["player"] - g.direction) % g.n)
 
 
-@name("player")
+@name("player", inline="g.dealer")
 def dealer(g: Game, e: Env) -> int:
     """This round's dealer."""
     return g.dealer
@@ -79,31 +79,31 @@ def opponents(g: Game, e: Env) -> list[int]:
     return [(p + i * d) % n for i in range(1, n)]
 
 
-@name("int")
+@name("int", inline="(g.n - len(g.out))")
 def player_count(g: Game, e: Env) -> int:
     """How many players are in the round (all seats, less those out)."""
     return g.n - len(g.out)
 
 
-@name("zone")
+@name("zone", inline="g.hands[e['player']]")
 def hand(g: Game, e: Env) -> list[Card]:
     """The hand of `player`."""
     return g.hands[e["player"]]
 
 
-@name("zone")
+@name("zone", inline="g.draw_pile")
 def draw_pile(g: Game, e: Env) -> list[Card]:
     """The face-down draw pile (its top is the last card)."""
     return g.draw_pile
 
 
-@name("zone")
+@name("zone", inline="g.discard_pile")
 def discard_pile(g: Game, e: Env) -> list[Card]:
     """The discard pile (its top is `top`)."""
     return g.discard_pile
 
 
-@name("zone")
+@name("zone", inline="g.aside")
 def aside(g: Game, e: Env) -> list[Card]:
     """A set-aside area, empty at the start of each round."""
     return g.aside
@@ -115,19 +115,19 @@ def side(g: Game, e: Env) -> str:
     return g.variant.sides[g.side].name
 
 
-@name("int")
+@name("int", inline="g.direction")
 def direction(g: Game, e: Env) -> int:
     """1 while play goes clockwise (left), -1 after an odd number of reverses."""
     return g.direction
 
 
-@name("int")
+@name("int", inline="g.penalty")
 def penalty(g: Game, e: Env) -> int:
     """The total of a stackable draw waiting for the next player (0 if none)."""
     return g.penalty
 
 
-@name("int")
+@name("int", inline="g.round")
 def round_number(g: Game, e: Env) -> int:
     """The number of the round being played, from 1."""
     return g.round
