@@ -34,7 +34,6 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     legal_ifs = any(kind.legal_if is not None for kind in variant.kinds.values())
     one_side = len(variant.sides) == 1
     draw = turn.draw
-    faces_after = draw.then == "must_play"  # the draw below reads the turn's faces
     L = _Lines()
     L.add(0, f"def {name}(g, resume=None):")
     L.add(1, f"# The turns of a round of {_comment(variant.name)}: Game._turns for this variant, with")
@@ -53,7 +52,7 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     L.add(3, "p, action = resume")
     L.add(3, "resume = None")
     L.add(3, "hand = hands[p]")
-    if faces_after and not draw.until_playable and not fires:
+    if not draw.until_playable:  # the draw below reads the turn's faces
         L.add(3, "faces = g._matching_faces()")
     L.add(2, "else:")
     L.shift = 1
@@ -253,20 +252,16 @@ def _drawn(L: _Lines, count: int, then: str, fires: dict[str, str]) -> None:
         at = 5
     else:
         at = 4
+    # Nothing has changed the top card or the colour since the turn's options (no rule
+    # ran), so the turn's faces tell whether the card drawn matches; it is in the hand.
     if then == "keep":
         L.add(at, "pass")
-    elif then == "must_play" and not fires:  # Game.playable with the turn's faces (nothing has changed them)
-        L.add(at, "got = drawn[-1] if drawn else None")
-        L.add(at, "if got is not None and got.face_id in faces:")
-        L.add(at + 1, "test = got.legal_if")
-        L.add(at + 1, "if test is None or g.playable(got, p):")
-        L.add(at + 2, "card = got")
-    elif then == "must_play":
-        L.add(at, "if drawn and g.playable(drawn[-1], p):")
-        L.add(at + 1, "card = drawn[-1]")
+        return
+    L.add(at, "got = drawn[-1] if drawn else None")
+    L.add(at, "if got is not None and got.face_id in faces and (got.legal_if is None or g.playable(got, p)):")
+    if then == "must_play":
+        L.add(at + 1, "card = got")
     else:  # may_play: Game._offer_drawn, inline
-        L.add(at, "got = drawn[-1] if drawn else None")
-        L.add(at, "if got is not None and got in hand and g.playable(got, p):")
         L.add(at + 1, "offer = decision((p, 'drawn', (g._plays[got.id], KEEP), '', None))")
         L.add(at + 1, f"answer = g._ask(offer, ({WAIT_DRAWN}, p, got, offer))")
         L.add(at + 1, "if answer is ASK:")
