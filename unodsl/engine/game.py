@@ -983,13 +983,15 @@ class Game:
             self.emptied = p
 
     def _reset_round(self) -> None:
+        if self.round == 1:  # a new game: everything is as __init__ left it but the draw pile
+            self.draw_pile[:] = self.cards if self._stacked is None else self._by_labels(
+                {"draw": self._stacked})["draw"]
+            return
         if self.side != 0:
             self.turn_over(0)
         for zone in (self.discard_pile, self.aside, *self.hands):
             zone.clear()
         self.draw_pile[:] = self.cards
-        if self._stacked is not None and self.round == 1:
-            self.draw_pile[:] = self._by_labels({"draw": self._stacked})["draw"]
         for flags in self.flags:
             flags.clear()
         self.direction = 1
