@@ -25,7 +25,7 @@ FIXED = {
     "g", "e", "data", "x", "at", "err", "asked", "queue", "hands", "pile", "runners", "n", "memo", "max_turns",
     "env", "plays", "turns", "p", "hand", "face", "by_color", "faces", "options", "c", "test", "d", "agents",
     "agent", "action", "card", "paused", "draw_pile", "got", "drawn", "offer", "answer", "program", "run", "leave",
-    "answered", "resume", "choosers", "a",
+    "answered", "resume", "choosers", "a", "ran",
     "bool", "dict", "type", "tuple", "len", "id", "any", "all", "sum", "range", "Exception", "RecursionError",
     "PAUSED", "ASK", "Decision", "DRAW", "KEEP", "PASS", "decision", "TURN_TYPES", "illegal", "VariantRuntimeError",
 }

@@ -82,7 +82,10 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
         L.add(3, "return True")
     L.add(2, "if g.emptied is not None and g._went_out():")
     L.add(3, "pass")
-    L.add(2, "elif g.skips or g.again or g.next_override is not None or g.out:")
+    if fires:
+        L.add(2, "elif g.skips or g.again or g.next_override is not None or g.out:")
+    else:
+        L.add(2, "elif ran and (g.skips or g.again or g.next_override is not None) or g.out:")
     L.add(3, "g._advance()")
     L.add(2, "else:")
     L.add(3, "g.current = (g.current + g.direction) % n")
@@ -177,14 +180,17 @@ def _act(L: _Lines, variant: Variant, fires: dict[str, str]) -> None:
     """Do the action: draw (Game._draw_turn, inline for a plain draw), pass, or play
     the card (Game.play, inline), which may be the card just drawn."""
     draw = variant.turn.draw
+    ran = "" if fires else "; ran = True"  # (with rules, the turn's end checks everything anyway)
+    if not fires:
+        L.add(2, "ran = False  # no effect ran: nothing can have asked to skip, repeat or choose the next turn")
     L.add(2, "if action is DRAW:")
     L.add(3, "card = None")
     if draw.until_playable:
-        L.add(3, "paused = g._draw_turn(p)")
+        L.add(3, "paused = g._draw_turn(p)" + ran)
     else:
         L.add(3, "paused = False")
         L.add(3, "if g.penalty:")
-        L.add(4, "paused = g._draw_turn(p)")
+        L.add(4, "paused = g._draw_turn(p)" + ran)
         L.add(3, "else:")
         _drawn(L, draw.count, draw.then, fires)
     L.add(2, "elif action is PASS:")
@@ -217,6 +223,8 @@ def _act(L: _Lines, variant: Variant, fires: dict[str, str]) -> None:
         L.add(3, "elif program:")
     else:
         L.add(3, "if program:")
+    if not fires:
+        L.add(4, "ran = True")
     L.add(4, "run = card.run")
     L.add(4, "if run is None:")
     L.add(5, "paused = g.perform(program, {'player': p, 'card': card})")
