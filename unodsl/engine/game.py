@@ -1089,6 +1089,17 @@ class Game:
                     return p
         return p
 
+    def seats_from(self, p: int) -> Sequence[int]:
+        """Every player still in, in turn order from `p` (as in_order), for reading only:
+        without players out, a tuple shared by all games of as many players."""
+        if self.out:
+            return self.in_order(p)
+        orders = _ORDERS.get((self.n, self.direction))
+        if orders is None:
+            n, d = self.n, self.direction
+            orders = _ORDERS[(n, d)] = tuple(tuple((q + i * d) % n for i in range(n)) for q in range(n))
+        return orders[p]
+
     def in_order(self, p: int, direction: int | None = None) -> list[int]:
         """Every player still in, in turn order from `p` (first, if `p` is in)."""
         d = self.direction if direction is None else direction
@@ -1498,6 +1509,8 @@ _HANDLERS: tuple[Callable[..., bool], ...] = (
 )
 
 _points = attrgetter("points")
+# The seats in turn order from each seat, by (players, direction) (see seats_from).
+_ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 # What every new game of a variant and table starts with (immutable values, or the
 # variant's own shared tables): kept after the first game when the deck is the
 # variant's own (a shuffled pairing is drawn per game), and the default watchers' flags.

@@ -223,7 +223,11 @@ class ExprEmitter:
         if items is None or not isinstance(test, ast.Lambda) or not self.local(test.param):
             return None
         temps, outer = self.temps, len(pre)
-        seq = self.expr(items, pre, indent)
+        builtin = self.ctx.registry.names.get(items.id) if isinstance(items, ast.Name) else None
+        if builtin is not None and builtin.items is not None and builtin.name not in self.ctx.env:
+            seq = builtin.items  # only iterated over here
+        else:
+            seq = self.expr(items, pre, indent)
         if self.temps != temps or len(pre) != outer:  # := or a def in the iterable: not in a comprehension
             del pre[outer:]
             return None

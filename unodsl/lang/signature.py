@@ -70,6 +70,7 @@ class BuiltinName:
     doc: str
     nullable: bool = False  # its value may be none (`top` before the first card)
     inline: str | None = None  # Python text over `g` and `e` meaning the same, for generated code
+    items: str | None = None  # … the same where the value is only iterated over (a tuple may do)
 
 
 def _parse_params(spec: str) -> tuple[Param, ...]:
@@ -117,13 +118,15 @@ class Registry:
         """Register a choice: it returns a Decision the engine puts to a player."""
         return self._add("choice", spec, returns, None, none)
 
-    def name(self, type_: str, none: bool = False, inline: str | None = None
+    def name(self, type_: str, none: bool = False, inline: str | None = None, items: str | None = None
              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register a built-in name read by a getter (game, env) -> value (`none`: it may be none;
-        `inline`: the same as Python text over `g` and `e`, for generated code)."""
+        `inline`: the same as Python text over `g` and `e`, for generated code; `items`: the same
+        where the value is only iterated over)."""
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
-            self.names[name] = BuiltinName(name, type_, fn, " ".join((fn.__doc__ or "").split()), none, inline)
+            self.names[name] = BuiltinName(name, type_, fn, " ".join((fn.__doc__ or "").split()), none, inline,
+                                           items)
             return fn
         return register
 

@@ -52,20 +52,10 @@ def dealer(g: Game, e: Env) -> int:
     return g.dealer
 
 
-@name("players")
+@name("players", items="g.seats_from(e['player'])")
 def players(g: Game, e: Env) -> list[int]:
     """Every player still in the round, in turn order, starting with `player`."""
-    if g.out:
-        return g.in_order(e["player"])
-    orders = _ORDERS.get((g.n, g.direction))
-    if orders is None:
-        n, d = g.n, g.direction
-        orders = _ORDERS[(n, d)] = tuple(tuple((p + i * d) % n for i in range(n)) for p in range(n))
-    return list(orders[e["player"]])
-
-
-# The seats in turn order from each seat, by (players, direction): `players` is read every turn.
-_ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+    return list(g.seats_from(e["player"]))
 
 
 @name("players")
