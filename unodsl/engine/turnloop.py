@@ -84,9 +84,14 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     L.add(3, "pass")
     if fires:
         L.add(2, "elif g.skips or g.again or g.next_override is not None or g.out:")
+        L.add(3, "g._advance()")
     else:
         L.add(2, "elif ran and (g.skips or g.again or g.next_override is not None) or g.out:")
-    L.add(3, "g._advance()")
+        L.add(3, "if g.out or g.again or g.next_override is not None:")  # Game._advance's skip inline:
+        L.add(4, "g._advance()")  # no one is told `skipped` (no rule waits for it)
+        L.add(3, "else:")
+        L.add(4, "g.current = (g.current + (g.skips + 1) * g.direction) % n")
+        L.add(4, "g.skips = 0")
     L.add(2, "else:")
     L.add(3, "g.current = (g.current + g.direction) % n")
     L.add(1, "g.round_turns.append(g.turns)")
