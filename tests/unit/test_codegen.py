@@ -48,6 +48,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("hostile")
     path = classic_with(tmp, "on_play: skip()                            # CL-9", "on_play: |\n      " + HOSTILE_EFFECT)
     text = path.read_text().replace("rules:\n", "rules:" + HOSTILE_RULE, 1)
+    text = text.replace("name: UNO Classic", 'name: "UNO\\nimport os\\u2028x = 1  # {0}"', 1)
     path.write_text(text)
     return path
 
