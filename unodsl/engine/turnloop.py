@@ -16,14 +16,18 @@ from __future__ import annotations
 from ..lang.compile import Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
 from ..variant.model import Rule, Variant
-
-# The frame numbers the loop leaves (see engine/game.py): kept in step by a test.
-TURN_ASK, TURN_END, TURNS, WAIT_TURN, PROGRAM, MOVE_ON, AFTER_DRAW, WAIT_DRAWN = 9, 11, 8, 14, 0, 12, 10, 15
-TURN_HOOKS = ("turn_start", "turn_end", "choice")
+from .game import _AFTER_DRAW as AFTER_DRAW
+from .game import _DRAWN as WAIT_DRAWN
+from .game import _MOVE_ON as MOVE_ON
+from .game import _PROGRAM as PROGRAM
+from .game import _TURN as WAIT_TURN
+from .game import _TURN_ASK as TURN_ASK
+from .game import _TURN_END as TURN_END
+from .game import _TURNS as TURNS
 
 
 def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str]) -> str | None:
-    """`def NAME(g)`: Game._turns for this variant, or None where the generic loop is as good
+    """`def NAME(g, resume=None)`: Game._turns for this variant, or None where the generic loop is as good
     (a match that reads more than the faces, the top and the colour). `fires`: the name of
     each event's rule dispatch (see fire), called directly (no one else watches)."""
     turn = variant.turn
