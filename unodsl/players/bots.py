@@ -175,6 +175,12 @@ def _rollout(name: str, text: str) -> Callable[[random.Random], Agent]:
     return ROLLOUTS[text]
 
 
+def _yes_no(name: str, text: str) -> bool:
+    if text not in ("yes", "no"):
+        raise AgentSpecError(f"{name} must be yes or no, not {text!r}")
+    return text == "yes"
+
+
 # Each agent's parameters: name → (reader of its text, the keyword it sets).
 PARAMETERS: dict[str, dict[str, Callable[[str, str], Any]]] = {
     "random": {},
@@ -187,6 +193,7 @@ PARAMETERS: dict[str, dict[str, Callable[[str, str], Any]]] = {
         "rollout": _rollout,
         "rollout_turns": lambda n, t: _whole(n, t, 1),
         "prior": lambda n, t: _number(n, t, positive=False),
+        "infer": _yes_no,
     },
 }
 
