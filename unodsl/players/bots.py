@@ -123,7 +123,7 @@ class ExpertAgent:
         if kind == "color":
             hand = game.hands[decision.player]
             counts = Counter(c.color for c in hand if c.color in options and not c.wild)
-            points = Counter()
+            points: Counter[str | None] = Counter()
             for c in hand:
                 if c.color in options and not c.wild:
                     points[c.color] += c.points

@@ -289,7 +289,7 @@ class _Observer:
                 and [o.hand_size for o in a.opponents] == [o.hand_size for o in b.opponents])
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
-        p = data.get("player")
+        p: int = data.get("player", -1)
         if name == "turn_start":
             self._turn = p if not game.penalty else None
         elif name == "card_drawn":
