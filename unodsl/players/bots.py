@@ -138,7 +138,7 @@ class ExpertAgent:
 
 AGENTS: dict[str, Callable[[random.Random], Agent]] = {
     "random": RandomAgent, "greedy": GreedyAgent, "expert": ExpertAgent,
-    "ismcts": lambda rng: ISMCTSAgent(rng, rollout=GreedyAgent)}
+    "ismcts": lambda rng: ISMCTSAgent(rng, rollout=ExpertAgent)}
 
 ROLLOUTS: dict[str, Callable[[random.Random], Agent]] = {
     "greedy": GreedyAgent, "random": RandomAgent, "expert": ExpertAgent}
@@ -258,7 +258,7 @@ def make_agent(spec: str, rng: random.Random) -> Agent:
     """The agent `spec` names (see parse_agent), drawing on `rng`."""
     name, params = _parsed(spec)
     if name == "ismcts":
-        return ISMCTSAgent(rng, **{"rollout": GreedyAgent, **params})
+        return ISMCTSAgent(rng, **{"rollout": ExpertAgent, **params})
     return AGENTS[name](rng)
 
 

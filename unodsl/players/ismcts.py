@@ -92,7 +92,7 @@ class ISMCTSAgent:
 
     def __init__(self, rng: random.Random | int | None = None, *, rollout: Policy,
                  iterations: int = 200, seconds: float | None = None, c: float = 0.7,
-                 rollout_turns: int = 20, prior: float = 2.0, infer: bool = True) -> None:
+                 rollout_turns: int = 20, prior: float = 8.0, infer: bool = True) -> None:
         if iterations < 1:
             raise UnoDslError(f"iterations must be at least 1, not {iterations}")
         if seconds is not None and not seconds > 0:
