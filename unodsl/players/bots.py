@@ -79,13 +79,13 @@ class ExpertAgent:
     kind names): it keeps its wild cards while a coloured card can go (and a drawn
     wild for later), unless an opponent has one card left or itself two; it prefers
     a card without a rank (an action card) when it holds a follow-up, then the
-    card worth most. When someone is about to go out it plays its heaviest card,
-    as greedy does. Names the colour it holds most of; seats and questions as greedy."""
+    card worth fewest points (action cards wait for later). When someone is about
+    to go out it plays its heaviest card, as greedy does. Names the colour it holds most of; seats and questions as greedy."""
 
     name = "expert"
     urgent = 1  # an opponent with this many cards or fewer is about to go out
     action = 5.0  # a card without a rank, with a follow-up
-    by_points = 0.1  # per point of the card
+    by_points = -0.1  # per point of the card: the lower the better (keeps action cards for later)
     keep_drawn_wild = True
     own_urgent = 2
 
