@@ -111,6 +111,7 @@ class ISMCTSAgent:
         self._policy = rollout
         self.infer = infer  # deals fit the opponents' draws: they draw only when they cannot play
         self._seen: _Observer | None = None
+        self._fit: list[_Fit] = []
         self._rollout_agents: list[Chooser] = []
         self.last_root: dict[Any, tuple[int, float]] = {}  # the last search's root: key → (visits, mean)
 
@@ -285,7 +286,7 @@ class _Observer:
     def agrees(self, game: Game, me: int) -> bool:
         """The copy shows `me` what the game does (else it was dealt another way)."""
         a, b = self.game.view(me), game.view(me)
-        return (a.discard_pile == b.discard_pile and a.hand == b.hand
+        return (a.discard_pile == b.discard_pile and [c.label for c in a.hand] == [c.label for c in b.hand]
                 and [o.hand_size for o in a.opponents] == [o.hand_size for o in b.opponents])
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
