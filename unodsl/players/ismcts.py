@@ -20,7 +20,12 @@ walks one tree, shared by all determinisations, on a clone of that game:
 - every kind of decision is searched (a turn, the card just drawn, a colour, a
   seat, a card, yes or no), by every player: each node's reward is that of the
   player who chose it, so opponents are modelled as trying to win too;
-- a rollout plays the round out with a cheap policy (greedy or random agents).
+- a rollout plays the round out with a cheap policy (expert, greedy or random agents);
+- with `infer` (the default) each deal is made to fit what the opponents' draws
+  showed: an opponent who began a turn by drawing (no penalty pending) held no card
+  that could be played then, so enough of the cards dealt to them that could not be
+  newer are swapped with unplayable ones from the draw pile (`_Observer`, `_Fit`).
+  It models opponents who draw only when they cannot play.
 
 The reward is the round's outcome: 1 to the player who wins the round, 0 to the
 others. Winning rounds is what every variant's scoring rewards; points are left
