@@ -80,7 +80,8 @@ class ExpertAgent:
     wild for later), unless an opponent has one card left or itself two; it prefers
     a card without a rank (an action card) when it holds a follow-up, then the
     card worth fewest points (action cards wait for later). When someone is about
-    to go out it plays its heaviest card, as greedy does. Names the colour it holds most of; seats and questions as greedy."""
+    to go out it plays its heaviest card, as greedy does. Names the colour it holds
+    most of; seats and questions as greedy."""
 
     name = "expert"
     urgent = 1  # an opponent with this many cards or fewer is about to go out
