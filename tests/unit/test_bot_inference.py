@@ -116,3 +116,18 @@ def test_no_constraints_for_an_arranged_game() -> None:
     g = game("classic")
     g.arrange({0: ["red 5", "blue 3"], 1: ["red 9", "green 2"]}, discard=["red 1"], current=0)
     assert ISMCTSAgent(1, rollout=GreedyAgent, iterations=5)._constraints(g, 0) == []
+
+
+# -- the opponents' policy in rollouts ---------------------------------------------------
+def test_opponents_policy_plays_the_other_seats_of_the_rollouts() -> None:
+    g = game("classic")
+    g.arrange({0: ["red 5", "blue 3"], 1: ["red 9", "green 2"]}, discard=["red 1"], current=0)
+    agent = ISMCTSAgent(1, rollout=ExpertAgent, opponents=GreedyAgent, iterations=3)
+    d = g.decision
+    assert d is not None
+    agent.choose(g, d)
+    assert [type(a) for a in agent._rollout_agents] == [ExpertAgent, GreedyAgent]
+    plain = ISMCTSAgent(1, rollout=ExpertAgent, iterations=3)
+    plain.choose(g, d)
+    assert [type(a) for a in plain._rollout_agents] == [ExpertAgent, ExpertAgent]
+    assert parse_agent("ismcts:opponents=greedy") == ("ismcts", {"opponents": GreedyAgent})

@@ -195,6 +195,7 @@ PARAMETERS: dict[str, dict[str, Callable[[str, str], Any]]] = {
         "rollout_turns": lambda n, t: _whole(n, t, 1),
         "prior": lambda n, t: _number(n, t, positive=False),
         "infer": _yes_no,
+        "opponents": _rollout,
     },
 }
 

@@ -97,7 +97,8 @@ class ISMCTSAgent:
 
     def __init__(self, rng: random.Random | int | None = None, *, rollout: Policy,
                  iterations: int = 200, seconds: float | None = None, c: float = 0.7,
-                 rollout_turns: int = 20, prior: float = 8.0, infer: bool = True) -> None:
+                 rollout_turns: int = 20, prior: float = 8.0, infer: bool = True,
+                 opponents: Policy | None = None) -> None:
         if iterations < 1:
             raise UnoDslError(f"iterations must be at least 1, not {iterations}")
         if seconds is not None and not seconds > 0:
@@ -114,6 +115,8 @@ class ISMCTSAgent:
         self.rollout_turns = rollout_turns
         self.prior = prior  # progressive bias towards the rollout policy's choice: prior / (visits + 1)
         self._policy = rollout
+        self._opponents = opponents  # the others' policy in rollouts and priors (None: the rollout policy)
+        self._me = -1
         self.infer = infer  # deals fit the opponents' draws: they draw only when they cannot play
         self._seen: _Observer | None = None
         self._fit: list[_Fit] = []
@@ -130,6 +133,8 @@ class ISMCTSAgent:
         root = _Node(-1)
         rng = self.rng
         self._fit = self._constraints(game, me) if self.infer else []
+        if me != self._me:
+            self._me, self._rollout_agents = me, []
         if self.seconds is None:
             for _ in range(self.iterations):
                 self._iterate(position, me, root, rng)
@@ -234,10 +239,12 @@ class ISMCTSAgent:
         return fits
 
     def _agents(self, n: int, rng: random.Random) -> list[Chooser]:
-        """The rollout policy's agents, one per seat (made once)."""
+        """The rollout policy's agents, one per seat (made once; the opponents' policy
+        for the others' seats when one is given)."""
         agents = self._rollout_agents
         if len(agents) != n:
-            agents[:] = [self._policy(rng) for _ in range(n)]
+            others = self._opponents or self._policy
+            agents[:] = [(self._policy if q == self._me else others)(rng) for q in range(n)]
         return agents
 
     def _rollout(self, g: Game, rounds: int, outcome: _RoundEnd, rng: random.Random) -> Sequence[float]:
