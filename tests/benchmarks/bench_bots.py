@@ -87,13 +87,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=400)
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--pairs", default="ismcts:greedy,greedy:random",
-                        help="AGENT:OPPONENT pairs, comma-separated ('ismcts' takes --iterations)")
+                        help="AGENT:OPPONENT pairs, comma-separated; AGENT may be a spec with parameters "
+                             "(ismcts:iterations=100:rollout=expert:greedy); a bare 'ismcts' takes --iterations")
     args = parser.parse_args()
     print("| variant | agent | opponent | rounds | won | win rate | 95% Wilson | ms per decision |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.variants:
         for pair in args.pairs.split(","):
-            agent, opponent = pair.split(":")
+            agent, _, opponent = pair.rpartition(":")  # the agent's spec may hold colons
             if agent == "ismcts":
                 agent = f"ismcts:iterations={args.iterations}"
             print(match(name, agent, opponent, args.rounds), flush=True)

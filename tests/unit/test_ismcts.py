@@ -54,9 +54,9 @@ def test_colour_named_is_not_the_one_the_opponent_goes_out_on() -> None:
     assert searched(g) != "red"
 
 
-@pytest.mark.xfail(reason="known weakness: flat rollouts rate yes 6 points above no here, but 300 iterations "
-                          "of the tree do not separate them; see docs/bots.md", strict=False)
 def test_ask_says_uno() -> None:
+    # (300 iterations of the tree alone do not separate yes from no, a few points of
+    # win rate apart; the rollout policy's yes carries it through the prior of 8)
     g = game("classic")
     g.arrange({0: ["blue 5", "green 4"], 1: ["red 9", "red 8", "green 2"]},
               discard=["blue 1"], current=0)
@@ -85,9 +85,9 @@ def test_card_given_away_is_the_one_that_cannot_be_played() -> None:
 
 
 # -- seeded, deterministic -------------------------------------------------------
-def _round(seed: int, agent_seed: int) -> list[Any]:
+def _round(seed: int, agent_seed: int, spec: str = "ismcts:iterations=20") -> list[Any]:
     g = Game(game("classic").variant, 2, seed)
-    g.autoplay(make_agents(["ismcts:iterations=20", "greedy"], 2, agent_seed), rounds=1)
+    g.autoplay(make_agents([spec, "greedy"], 2, agent_seed), rounds=1)
     return g.actions
 
 
@@ -96,7 +96,10 @@ def test_same_seed_same_game() -> None:
 
 
 def test_another_agent_seed_can_change_the_search() -> None:
-    assert any(_round(3, 5) != _round(3, s) for s in (6, 7, 8))
+    # without the prior: with it, 20 iterations rarely overrule the rollout policy's choice
+    spec = "ismcts:iterations=20:prior=0"
+    assert _round(3, 5, spec) == _round(3, 5, spec)
+    assert any(_round(3, 5, spec) != _round(3, s, spec) for s in (6, 7, 8))
 
 
 def test_search_inside_autoplay_sees_the_settled_game() -> None:

@@ -35,7 +35,8 @@ from .common import (
 @click.option("-p", "--players", type=click.IntRange(1, 100), help="Number of players, you included "
               "(default: 4, or the nearest the variant allows).")
 @click.option("-a", "--agents", default="greedy,random", show_default=True,
-              help="Comma-separated bots, repeated over the other seats: random, greedy.")
+              help="Comma-separated bots, repeated over the other seats: random, greedy, expert, "
+                   "ismcts (docs/bots.md).")
 @agent_seed_option
 @click.option("-s", "--seed", type=int, help="Random seed; the same seed and the same answers play the same "
               "game (default: random, printed).")

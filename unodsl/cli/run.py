@@ -35,7 +35,8 @@ from .common import (
               "or the nearest the variant allows).")
 @click.option("-s", "--seed", type=int, help="Random seed; the same seed plays the same game (default: random).")
 @click.option("-a", "--agents", default="greedy,random", show_default=True,
-              help="Comma-separated agents, one per seat, repeated to fill the table: random, greedy.")
+              help="Comma-separated agents, one per seat, repeated to fill the table: random, greedy, "
+                   "expert, ismcts (docs/bots.md).")
 @agent_seed_option
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
               help="Switch a variant option on (NAME, NAME=off) or set a number option (NAME=300); "

@@ -44,8 +44,8 @@ from .common import report_table as _table
 @click.option("-p", "--players", type=click.IntRange(1, 100), help="Number of players (default: 4, "
               "or the nearest the variant allows).")
 @click.option("-a", "--agents", default="greedy,random", show_default=True,
-              help="Comma-separated agents, repeated to fill the table: random, greedy. The table turns one "
-              "seat per game, so every agent holds every seat equally often (see --fixed-seats).")
+              help="Comma-separated agents, repeated to fill the table: random, greedy, expert, ismcts. "
+              "The table turns one seat per game, so every agent holds every seat equally often (see --fixed-seats).")
 @click.option("--fixed-seats", is_flag=True, help="Keep the agents in the same seats in every game (P1 the "
               "first agent, P2 the next, ...): the per-agent and per-seat figures then mix agent and seat.")
 @click.option("-s", "--seed", type=int, help="Master seed; game i plays with a seed derived from it and i "

@@ -74,10 +74,75 @@ class GreedyAgent:
         return True if True in options else options[0]
 
 
-AGENTS: dict[str, Callable[[random.Random], Agent]] = {
-    "random": RandomAgent, "greedy": GreedyAgent, "ismcts": lambda rng: ISMCTSAgent(rng, rollout=GreedyAgent)}
+class ExpertAgent:
+    """A heuristic a little better than greedy, read from card attributes only (no
+    kind names): it keeps its wild cards while a coloured card can go (and a drawn
+    wild for later), unless an opponent has one card left or itself two; it prefers
+    a card without a rank (an action card) when it holds a follow-up, then the
+    card worth fewest points (action cards wait for later). When someone is about
+    to go out it plays its heaviest card, as greedy does. Names the colour it holds
+    most of; seats and questions as greedy."""
 
-ROLLOUTS: dict[str, Callable[[random.Random], Agent]] = {"greedy": GreedyAgent, "random": RandomAgent}
+    name = "expert"
+    urgent = 1  # an opponent with this many cards or fewer is about to go out
+    action = 5.0  # a card without a rank, with a follow-up
+    by_points = -0.1  # per point of the card: the lower the better (keeps action cards for later)
+    keep_drawn_wild = True
+    own_urgent = 2
+
+    def __init__(self, rng: random.Random | int | None = None) -> None:
+        """`rng` is accepted like every agent's; expert draws no random numbers."""
+
+    def choose(self, game: Game, decision: Decision) -> Any:
+        options = decision.options
+        kind = decision.kind
+        if kind in ("turn", "drawn", "jump"):
+            plays = [o for o in options if type(o) is Play]
+            if not plays:
+                return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
+            hand = game.hands[decision.player]
+            fewest = min((len(h) for q, h in enumerate(game.hands) if q != decision.player), default=99)
+            urgent = fewest <= self.urgent or len(hand) <= self.own_urgent
+            if urgent:
+                return max(plays, key=lambda o: (o.card.points, -o.card.id))
+            counts = Counter(c.color for c in hand if not c.wild)
+            plain = any(not o.card.wild for o in plays)
+
+            def merit(o: Play) -> tuple[float, int]:
+                card = o.card
+                if card.wild:
+                    return (-100.0 if plain else card.points / 10, -card.id)
+                score = card.points * self.by_points
+                if card.rank is None and (counts[card.color] > 1 or len(plays) > 1):
+                    score += self.action  # an action card with something to follow it
+                return (score, -card.id)
+
+            best = max(plays, key=merit)
+            if kind == "drawn" and self.keep_drawn_wild and best.card.wild and KEEP in options and len(hand) > 3:
+                return KEEP  # a drawn wild is kept for when nothing else goes
+            return best
+        if kind == "color":
+            hand = game.hands[decision.player]
+            counts = Counter(c.color for c in hand if c.color in options and not c.wild)
+            points: Counter[str | None] = Counter()
+            for c in hand:
+                if c.color in options and not c.wild:
+                    points[c.color] += c.points
+            return max(options, key=lambda col: (counts[col], points[col], -options.index(col)))
+        if kind == "player":
+            sizes = {o.seat: o.hand_size for o in game.view(decision.player).opponents}
+            return min(options, key=lambda p: (sizes.get(p, 99), p))
+        if kind == "card":
+            return max(options, key=lambda c: (c.points, -c.id))
+        return True if True in options else options[0]
+
+
+AGENTS: dict[str, Callable[[random.Random], Agent]] = {
+    "random": RandomAgent, "greedy": GreedyAgent, "expert": ExpertAgent,
+    "ismcts": lambda rng: ISMCTSAgent(rng, rollout=ExpertAgent)}
+
+ROLLOUTS: dict[str, Callable[[random.Random], Agent]] = {
+    "greedy": GreedyAgent, "random": RandomAgent, "expert": ExpertAgent}
 
 
 class AgentSpecError(UnoDslError):
@@ -111,10 +176,17 @@ def _rollout(name: str, text: str) -> Callable[[random.Random], Agent]:
     return ROLLOUTS[text]
 
 
+def _yes_no(name: str, text: str) -> bool:
+    if text not in ("yes", "no"):
+        raise AgentSpecError(f"{name} must be yes or no, not {text!r}")
+    return text == "yes"
+
+
 # Each agent's parameters: name → (reader of its text, the keyword it sets).
 PARAMETERS: dict[str, dict[str, Callable[[str, str], Any]]] = {
     "random": {},
     "greedy": {},
+    "expert": {},
     "ismcts": {
         "iterations": lambda n, t: _whole(n, t, 1),
         "seconds": lambda n, t: _number(n, t, positive=True),
@@ -122,6 +194,8 @@ PARAMETERS: dict[str, dict[str, Callable[[str, str], Any]]] = {
         "rollout": _rollout,
         "rollout_turns": lambda n, t: _whole(n, t, 1),
         "prior": lambda n, t: _number(n, t, positive=False),
+        "infer": _yes_no,
+        "opponents": _rollout,
     },
 }
 
@@ -186,7 +260,7 @@ def make_agent(spec: str, rng: random.Random) -> Agent:
     """The agent `spec` names (see parse_agent), drawing on `rng`."""
     name, params = _parsed(spec)
     if name == "ismcts":
-        return ISMCTSAgent(rng, **{"rollout": GreedyAgent, **params})
+        return ISMCTSAgent(rng, **{"rollout": ExpertAgent, **params})
     return AGENTS[name](rng)
 
 

@@ -20,7 +20,12 @@ walks one tree, shared by all determinisations, on a clone of that game:
 - every kind of decision is searched (a turn, the card just drawn, a colour, a
   seat, a card, yes or no), by every player: each node's reward is that of the
   player who chose it, so opponents are modelled as trying to win too;
-- a rollout plays the round out with a cheap policy (greedy or random agents).
+- a rollout plays the round out with a cheap policy (expert, greedy or random agents);
+- with `infer` (the default) each deal is made to fit what the opponents' draws
+  showed: an opponent who began a turn by drawing (no penalty pending) held no card
+  that could be played then, so enough of the cards dealt to them that could not be
+  newer are swapped with unplayable ones from the draw pile (`_Observer`, `_Fit`).
+  It models opponents who draw only when they cannot play.
 
 The reward is the round's outcome: 1 to the player who wins the round, 0 to the
 others. Winning rounds is what every variant's scoring rewards; points are left
@@ -44,11 +49,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine.actions import Decision, Play, encode_answer
+from ..engine.actions import Decision, Play, decode_answer, encode_answer
 from ..engine.cards import Card
 from ..engine.game import Chooser, Game
 from ..engine.view import outward
-from ..errors import RunawayRound, UnoDslError
+from ..errors import IllegalAction, RunawayRound, UnoDslError
 
 Policy = Callable[[random.Random], Chooser]
 
@@ -92,7 +97,8 @@ class ISMCTSAgent:
 
     def __init__(self, rng: random.Random | int | None = None, *, rollout: Policy,
                  iterations: int = 200, seconds: float | None = None, c: float = 0.7,
-                 rollout_turns: int = 20, prior: float = 2.0) -> None:
+                 rollout_turns: int = 20, prior: float = 8.0, infer: bool = True,
+                 opponents: Policy | None = None) -> None:
         if iterations < 1:
             raise UnoDslError(f"iterations must be at least 1, not {iterations}")
         if seconds is not None and not seconds > 0:
@@ -109,6 +115,11 @@ class ISMCTSAgent:
         self.rollout_turns = rollout_turns
         self.prior = prior  # progressive bias towards the rollout policy's choice: prior / (visits + 1)
         self._policy = rollout
+        self._opponents = opponents  # the others' policy in rollouts and priors (None: the rollout policy)
+        self._me = -1
+        self.infer = infer  # deals fit the opponents' draws: they draw only when they cannot play
+        self._seen: _Observer | None = None
+        self._fit: list[_Fit] = []
         self._rollout_agents: list[Chooser] = []
         self.last_root: dict[Any, tuple[int, float]] = {}  # the last search's root: key → (visits, mean)
 
@@ -121,6 +132,9 @@ class ISMCTSAgent:
         me = decision.player
         root = _Node(-1)
         rng = self.rng
+        self._fit = self._constraints(game, me) if self.infer else []
+        if me != self._me:
+            self._me, self._rollout_agents = me, []
         if self.seconds is None:
             for _ in range(self.iterations):
                 self._iterate(position, me, root, rng)
@@ -142,6 +156,8 @@ class ISMCTSAgent:
     # -- one iteration ----------------------------------------------------------
     def _iterate(self, position: Game, me: int, root: _Node, rng: random.Random) -> None:
         g = position.resample(me, rng)
+        if self._fit:
+            _fit_deal(g, self._fit, rng)
         outcome = _RoundEnd()
         g.watch(outcome, ("round_end",))
         rounds = len(g.round_turns)
@@ -195,11 +211,40 @@ class ISMCTSAgent:
             n.visits += 1
             n.total += rewards[n.player]
 
+    def _constraints(self, game: Game, me: int) -> list[_Fit]:
+        """What the opponents' draws tell: for each turn an opponent began by drawing
+        (no penalty pending), the cards they held then could not be played on the
+        top card and colour of that moment, and of their hand now at most as many
+        cards as they have received since can be newer. Read from the game played
+        again from its answers with only public events watched (nothing hidden is
+        read); none for a game that cannot be played again (arranged, resampled)."""
+        seen = self._seen
+        if not game.replayable:
+            return []
+        actions = game.actions
+        if seen is None or not seen.follows(game, actions):
+            seen = self._seen = _Observer(game)
+        if not seen.catch_up(actions) or not seen.agrees(game, me):
+            self._seen = None
+            return []
+        probe = game.clone()  # a table to ask "could this card be played then?"
+        for q in range(game.n):
+            if q != me:
+                probe.hands[q] = []  # (what a legality test may read of a hand: nothing hidden)
+        fits: list[_Fit] = []
+        for q, top, color, side, received in seen.draws:
+            need = len(game.hands[q]) - (seen.received[q] - received)
+            if q != me and need > 0 and side == game.side:
+                fits.append(_Fit(q, need, probe, top, color))
+        return fits
+
     def _agents(self, n: int, rng: random.Random) -> list[Chooser]:
-        """The rollout policy's agents, one per seat (made once)."""
+        """The rollout policy's agents, one per seat (made once; the opponents' policy
+        for the others' seats when one is given)."""
         agents = self._rollout_agents
         if len(agents) != n:
-            agents[:] = [self._policy(rng) for _ in range(n)]
+            others = self._opponents or self._policy
+            agents[:] = [(self._policy if q == self._me else others)(rng) for q in range(n)]
         return agents
 
     def _rollout(self, g: Game, rounds: int, outcome: _RoundEnd, rng: random.Random) -> Sequence[float]:
@@ -214,6 +259,118 @@ class ISMCTSAgent:
         if outcome:
             return [1.0 if q == outcome[0] else 0.0 for q in range(g.n)]
         return _by_hand_sizes(g)
+
+
+class _Observer:
+    """The game played again from its answers, watching public events only: where
+    each player began a turn by drawing (see ISMCTSAgent._constraints)."""
+
+    EVENTS = ("turn_start", "card_played", "card_drawn", "card_given", "penalty_taken", "dealt",
+              "hands_swapped", "hands_passed", "hands_redealt", "flipped")
+    FORGET = frozenset(("dealt", "hands_swapped", "hands_passed", "hands_redealt", "flipped"))
+
+    def __init__(self, game: Game) -> None:
+        self.variant, self.n, self.seed = game.variant, game.n, game.seed
+        self.received = [0] * game.n  # cards each player has received so far
+        self.draws: list[tuple[int, Card, str | None, int, int]] = []  # (player, top, colour, side, received)
+        self._turn: int | None = None  # the player whose turn began, until they play or draw
+        self.game = Game(game.variant, game.n, game.seed, max_turns=game.max_turns, max_rounds=game.max_rounds,
+                         listeners=[self], listen_to=self.EVENTS)
+        self.done = 0  # answers given to the copy
+
+    def follows(self, game: Game, actions: list[Any]) -> bool:
+        return (game.variant is self.variant and game.n == self.n and game.seed == self.seed
+                and len(actions) >= self.done and actions[:self.done] == self.game.actions)
+
+    def catch_up(self, actions: list[Any]) -> bool:
+        g = self.game
+        try:
+            for action in actions[self.done:]:
+                d = g.decision
+                if d is None:
+                    return False
+                g.apply(decode_answer(d, action))
+                self.done += 1
+        except IllegalAction:
+            return False
+        return True
+
+    def agrees(self, game: Game, me: int) -> bool:
+        """The copy shows `me` what the game does (else it was dealt another way)."""
+        a, b = self.game.view(me), game.view(me)
+        return (a.discard_pile == b.discard_pile and [c.label for c in a.hand] == [c.label for c in b.hand]
+                and [o.hand_size for o in a.opponents] == [o.hand_size for o in b.opponents])
+
+    def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
+        p: int = data.get("player", -1)
+        if name == "turn_start":
+            self._turn = p if not game.penalty else None
+        elif name == "card_drawn":
+            if p == self._turn and game.discard_pile:
+                self.draws.append((p, game.discard_pile[-1], game.current_color, game.side, self.received[p]))
+            self._turn = None
+            self.received[p] += 1
+        elif name == "card_given":
+            self.received[data["other"]] += 1
+        elif name == "card_played" or name == "penalty_taken":
+            self._turn = None
+        elif name in self.FORGET:  # a new deal, hands exchanged, the deck turned over: what was learned no longer holds
+            self._turn = None
+            self.draws.clear()
+
+
+class _Fit:
+    """One observed draw: at least `need` cards of `player`'s hand could not be
+    played on `top` and `color` (asked of `probe`, a copy of the game with the top
+    and colour of then, each face once)."""
+
+    __slots__ = ("color", "need", "player", "probe", "top", "unplayable")
+
+    def __init__(self, player: int, need: int, probe: Game, top: Card, color: str | None) -> None:
+        self.player, self.need, self.probe, self.top, self.color = player, need, probe, top, color
+        self.unplayable: dict[int, bool] = {}
+
+    def fits(self, card: Card) -> bool:
+        known = self.unplayable.get(card.face_id)
+        if known is None:
+            probe = self.probe
+            pile, color = probe.discard_pile, probe.current_color
+            pile.append(self.top)
+            probe.current_color = self.color
+            try:
+                known = not probe.playable(card, self.player)
+            except UnoDslError:
+                known = True
+            finally:
+                pile.pop()
+                probe.current_color = color
+            self.unplayable[card.face_id] = known
+        return known
+
+
+def _fit_deal(g: Game, fits: list[_Fit], rng: random.Random) -> None:
+    """Swap cards between an opponent's hand and the draw pile (same outward face)
+    until each observed draw fits: enough of their cards unplayable then."""
+    pile = g.draw_pile
+    for fit in fits:
+        hand = g.hands[fit.player]
+        short = fit.need - sum(1 for c in hand if fit.fits(c))
+        if short <= 0:
+            continue
+        wrong = [i for i, c in enumerate(hand) if not fit.fits(c)]
+        spare = [j for j, c in enumerate(pile) if fit.fits(c)]
+        rng.shuffle(wrong)
+        rng.shuffle(spare)
+        for i in wrong:
+            if short <= 0:
+                break
+            back = outward(hand[i])
+            for k, j in enumerate(spare):
+                if outward(pile[j]) == back:
+                    hand[i], pile[j] = pile[j], hand[i]
+                    del spare[k]
+                    short -= 1
+                    break
 
 
 class _RoundEnd(list[int]):
