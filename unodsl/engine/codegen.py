@@ -40,7 +40,6 @@ from .game import (
 )
 from .turnloop import _comment, fire, turn_loop
 
-Runner = Callable[[Any, dict[str, Any], int], bool]
 _CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a variant loaded again reuses its code
 
 
