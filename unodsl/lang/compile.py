@@ -21,10 +21,34 @@ from .walk import start
 
 MAX_INT = 10**12  # |n| of an arithmetic result: larger is a runaway (x = x * x in a loop)
 
-_BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge, "+": operator.add, "-": operator.sub,
-    "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
+
+
+def _compare(fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    def compare(x: Any, y: Any) -> bool:
+        """`<`, `<=`, `>`, `>=` of the language: false when either side is none."""
+        return False if x is None or y is None else fn(x, y)
+    return compare
+
+
+def _arith(op: str, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def arith(x: Any, y: Any) -> Any:
+        """Arithmetic of the language: none, division by zero and runaways are faults."""
+        if x is None or y is None:
+            raise RuntimeFault(f"'{op}' on none: {'the left' if x is None else 'the right'} side has no value")
+        if op in "/%" and y == 0:
+            raise RuntimeFault("division by zero" if op == "/" else "modulo by zero")
+        r = fn(x, y)
+        if -MAX_INT <= r <= MAX_INT:
+            return r
+        raise RuntimeFault(f"a number grew past {MAX_INT:,} (the most a game may count)")
+    return arith
+
+
+# The language's operators that are not Python's own: both backends call these.
+OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "<": _compare(operator.lt), "<=": _compare(operator.le), ">": _compare(operator.gt),
+    ">=": _compare(operator.ge), "+": _arith("+", operator.add), "-": _arith("-", operator.sub),
+    "*": _arith("*", operator.mul), "/": _arith("/", operator.floordiv), "%": _arith("%", operator.mod),
 }
 
 
@@ -221,25 +245,8 @@ class Compiler:
             return lambda g, e: a(g, e) == b(g, e)
         if op == "!=":
             return lambda g, e: a(g, e) != b(g, e)
-        fn = _BINARY[op]
-        if op in ("<", "<=", ">", ">="):
-            def compare(g: Any, e: dict[str, Any]) -> Any:
-                x, y = a(g, e), b(g, e)
-                return False if x is None or y is None else fn(x, y)
-            return compare
-
-        def arith(g: Any, e: dict[str, Any]) -> Any:
-            x, y = a(g, e), b(g, e)
-            if x is None or y is None:
-                raise RuntimeFault(f"'{op}' on none: {'the left' if x is None else 'the right'} "
-                                   "side has no value")
-            if op in "/%" and y == 0:
-                raise RuntimeFault("division by zero" if op == "/" else "modulo by zero")
-            r = fn(x, y)
-            if -MAX_INT <= r <= MAX_INT:
-                return r
-            raise RuntimeFault(f"a number grew past {MAX_INT:,} (the most a game may count)")
-        return arith
+        fn = OPERATORS[op]
+        return lambda g, e: fn(a(g, e), b(g, e))
 
     def lambda_(self, param: str, node: ast.Node) -> Fn:
         """`x -> body` gives, per evaluation, a callable of one value; a body that is

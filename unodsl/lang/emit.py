@@ -17,15 +17,13 @@ module per variant. What makes that safe:
 from __future__ import annotations
 
 import keyword
-import operator
 import re
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import RuntimeFault
 from . import ast
 from .check import Context, option_read
-from .compile import MAX_INT, Origin, _operands
+from .compile import OPERATORS, Origin, _operands
 from .program import Lambda
 from .signature import CARD_ATTRS
 
@@ -72,33 +70,6 @@ class Namespace:
         return f"{hint}_{self._fresh}"
 
 
-def _compare(fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
-    def compare(x: Any, y: Any) -> bool:
-        """`<`, `<=`, `>`, `>=` of the language: false when either side is none."""
-        return False if x is None or y is None else fn(x, y)
-    return compare
-
-
-def _arith(op: str, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    def arith(x: Any, y: Any) -> Any:
-        """Arithmetic of the language: none, division by zero and runaways are faults."""
-        if x is None or y is None:
-            raise RuntimeFault(f"'{op}' on none: {'the left' if x is None else 'the right'} side has no value")
-        if op in "/%" and y == 0:
-            raise RuntimeFault("division by zero" if op == "/" else "modulo by zero")
-        r = fn(x, y)
-        if -MAX_INT <= r <= MAX_INT:
-            return r
-        raise RuntimeFault(f"a number grew past {MAX_INT:,} (the most a game may count)")
-    return arith
-
-
-# The language's operators that are not Python's own, as helpers (one object each).
-HELPERS: dict[str, Callable[[Any, Any], Any]] = {
-    "<": _compare(operator.lt), "<=": _compare(operator.le), ">": _compare(operator.gt),
-    ">=": _compare(operator.ge), "+": _arith("+", operator.add), "-": _arith("-", operator.sub),
-    "*": _arith("*", operator.mul), "/": _arith("/", operator.floordiv), "%": _arith("%", operator.mod),
-}
 _HELPER_NAMES = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "+": "add", "-": "sub", "*": "mul",
                  "/": "div", "%": "mod"}
 
@@ -156,7 +127,7 @@ class ExprEmitter:
             case ast.Binary(op=("==" | "!=" | "in") as op, left=a, right=b):  # a == b, a in b
                 return f"({ex(a)} {op} {ex(b)})"
             case ast.Binary(op=op, left=a, right=b):  # a < b, a + b
-                helper = self.ns.add(HELPERS[op], _HELPER_NAMES[op])
+                helper = self.ns.add(OPERATORS[op], _HELPER_NAMES[op])
                 return f"{helper}({ex(a)}, {ex(b)})"
             case ast.If(cond=cond, then=then, orelse=orelse):  # if a then b else c
                 no = ex(orelse) if orelse is not None else "None"
