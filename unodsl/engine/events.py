@@ -121,7 +121,9 @@ EVENTS: dict[str, Event] = {
                                      "each player of a team gains the team's points)"),
                         team=Field("int", "the winner's team number, from 0 (without `teams:`, the winner's "
                                    "seat: each player is a team of one)")),
-    "game_end": _event("the game ends (player: its winner)",
+    "game_end": _event("the game ends (player: its winner, the first in seat order on a tie)",
+                       winners=Field("players", "every winner, in seat order: more than one team on a tie "
+                                     "(with teams, every player of the winning team)"),
                        scores=Field("any", "the final scores, by seat (with teams, each player's is the team's)"),
                        team=Field("int", "the winning team's number (without `teams:`, the winner's seat)")),
 }

@@ -80,6 +80,7 @@ _TURN = 14  # waiting: (_TURN, p, decision): p's action for the turn
 _DRAWN = 15  # waiting: (_DRAWN, p, card, decision): play the card drawn, or keep it
 _OFFER = 16  # (_OFFER, test, seats, k): offer out-of-turn plays to seats[k:] (see jump_in)
 _JUMP = 17  # waiting: (_JUMP, test, seats, k, decision): seats[k] plays out of turn, or passes
+_GAME_OVER = 18  # (_GAME_OVER,): a round's round_end rules have run: has someone won the game?
 WAITING = (_BIND, _TURN, _DRAWN, _JUMP)
 
 
@@ -168,7 +169,8 @@ class Game:
         self.out: frozenset[int] = frozenset()  # the players out of the round (see eliminate)
         self._newly_out: frozenset[int] = frozenset()  # those put out since the turn began
         self.emptied: int | None = None  # the first hand emptied since the last check (see went_out)
-        self.winner: int | None = None
+        self.winner: int | None = None  # the game's winner (the first in seat order when several tie)
+        self.winners: tuple[int, ...] = ()  # every winner: more than one team on a tie (see _winners)
         self.replayable = True  # the seed and the answers tell the game (not after arrange or resample)
         self._agents: Sequence[Chooser | None] | None = None  # attached by autoplay (None: asked at a stop)
         self._running = False  # a step is running (agents answer inside it): the state is not whole
@@ -849,8 +851,9 @@ class Game:
         while self.winner is None:
             self.round += 1
             if self.round > self.max_rounds:
-                raise GameError(f"{self.max_rounds:,} rounds and no one reached the target score "
-                                f"of {self.variant.scoring.target:,}; the variant never ends")
+                target = self.variant.scoring.target
+                goal = "the game never ended" if target is None else f"no one reached the target score of {target:,}"
+                raise GameError(f"{self.max_rounds:,} rounds and {goal}; the variant never ends")
             if self._setup_round():
                 self._paused += ((_SETUP_END,), (_TURNS,), (_ROUNDS,))
                 return True
@@ -914,7 +917,7 @@ class Game:
                 paused = True
             else:
                 paused = play(p, action.card, True)
-            if paused:
+            if paused or (queue and self._drain()):  # the rules the action queued are part of the turn
                 self._paused += ((_TURN_END, p), (_TURNS,))
                 return True
             if hooked and self._turn_end(p):
@@ -926,10 +929,17 @@ class Game:
                 self._advance()
             else:  # the common case of _advance
                 self.current = (self.current + self.direction) % n
+        return self._end_round()
+
+    def _end_round(self) -> bool:
+        """Score the round in play; its round_end rules run, then the game may be over.
+        True if a rule paused."""
         self.round_turns.append(self.turns)
         self._score()
-        if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
-            self._agents = None  # autoplay's rounds are done: the next decision waits
+        if self._queue and self._drain():
+            self._paused.append((_GAME_OVER,))
+            return True
+        self._game_over()
         return False
 
     def _runaway(self) -> None:
@@ -943,6 +953,13 @@ class Game:
         if action is PASS:
             return False
         return self.play(p, action.card, True)
+
+    def _f_turn_end(self, f: Frame) -> bool:
+        """A turn's end (its action is done): the rules it queued, then turn_end and the next player."""
+        if self._queue and self._drain():
+            self._paused.append(f)
+            return True
+        return self._turn_end(f[1], move_on=True)
 
     def _turn_end(self, p: int, move_on: bool = False) -> bool:
         """Tell turn_end and run its rules; True if one paused. `move_on`: then
@@ -1071,6 +1088,11 @@ class Game:
         self.next_override = None
         self._newly_out = frozenset()
 
+    def seated(self, p: int) -> bool:
+        """True if `p` takes part in the round: not out (see put_out). Every primitive that
+        walks the table, deals, passes, gives or asks goes by this (or in_order/next_in)."""
+        return p not in self.out
+
     def next_in(self, p: int, step: int = 1, direction: int | None = None) -> int:
         """The player `step` places after `p` among those still in (in the current
         direction, or `direction`); step 0: `p` if they are in, else the next one in."""
@@ -1124,8 +1146,9 @@ class Game:
 
     def win_round(self, p: int) -> None:
         """The round ends with `p` its winner once the step in progress is over (the
-        turn, with its effects and rules); a round already won keeps its winner."""
-        if self.round_winner is None:
+        turn, with its effects and rules); a round already won keeps its winner, and a
+        player who is out never wins it."""
+        if self.round_winner is None and p not in self.out:
             self.round_winner = p
 
     def _team_gains(self, w: int, held: list[int]) -> list[int]:
@@ -1350,19 +1373,50 @@ class Game:
             self.scores[q] += gained[q]
         if "round_end" in self._watch:
             self.emit("round_end", {"player": w, "points": gained, "team": self.team(w)})
-        if max(self.scores) >= scoring.target or (scoring.game_over is not None and self._holds(scoring.game_over, w)):
-            best = max(self.scores) if scoring.winner == "highest" else min(self.scores)
-            self.winner = self.scores.index(best)
+
+    def _game_over(self) -> None:
+        """After a round and its round_end rules: the game ends when a score reaches the
+        target or `game_over` holds; then autoplay's rounds may be done."""
+        scoring = self.variant.scoring
+        target = scoring.target
+        w = self.round_winner
+        assert w is not None
+        if ((target is not None and max(self.scores) >= target)
+                or (scoring.game_over is not None and self._holds(scoring.game_over, w))):
+            self.winners = self._winners()
+            self.winner = self.winners[0]
             if "game_end" in self._watch:
-                self.emit("game_end", {"player": self.winner, "scores": list(self.scores),
-                                       "team": self.team(self.winner)})
+                self.emit("game_end", {"player": self.winner, "winners": list(self.winners),
+                                       "scores": list(self.scores), "team": self.team(self.winner)})
+        if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
+            self._agents = None  # autoplay's rounds are done: the next decision waits
+
+    def _winners(self) -> tuple[int, ...]:
+        """The seats with the best total among the teams still in (a team is out when all
+        its players are), in seat order; the variant's tie-break, if any, settles a tie
+        between teams (the highest value wins). More than one team left: a tie."""
+        scoring = self.variant.scoring
+        teams_in = {self.team(q) for q in range(self.n) if q not in self.out}
+        seats = [q for q in range(self.n) if self.team(q) in teams_in]
+        pick = max if scoring.winner == "highest" else min
+        best = pick(self.scores[q] for q in seats)
+        tied = [q for q in seats if self.scores[q] == best]
+        if scoring.tie_break is not None and len({self.team(q) for q in tied}) > 1:
+            values = {q: self._value(scoring.tie_break, q) for q in tied}
+            top = max(values.values())
+            tied = [q for q in tied if values[q] == top]
+        return tuple(tied)
+
+    def _value(self, expr: Callable[[Game, dict[str, Any]], Any], p: int) -> Any:
+        """An expression of the variant's outside any program (`player`: `p`), its error positioned."""
+        try:
+            return expr(self, {"player": p})
+        except Exception as err:
+            raise self._fault(err, expr) from err
 
     def _holds(self, test: Callable[[Game, dict[str, Any]], Any], p: int) -> bool:
         """A condition of the variant's outside any program (`player`: `p`), its error positioned."""
-        try:
-            return bool(test(self, {"player": p}))
-        except Exception as err:
-            raise self._fault(err, test) from err
+        return bool(self._value(test, p))
 
     def jump_in(self, test: Lambda, after: int) -> bool:
         """Offer out-of-turn plays on the top card: each other player in turn order
@@ -1444,11 +1498,12 @@ class Game:
     def _f_after_draw(self, f: Frame) -> bool:
         return self._offer_drawn(f[1], f[2])
 
-    def _f_turn_end(self, f: Frame) -> bool:
-        return self._turn_end(f[1], move_on=True)
-
     def _f_move_on(self, f: Frame) -> bool:
         self._move_on()
+        return False
+
+    def _f_game_over(self, f: Frame) -> bool:
+        self._game_over()
         return False
 
     def _f_offer(self, f: Frame) -> bool:
@@ -1505,7 +1560,7 @@ _HANDLERS: tuple[Callable[..., bool], ...] = (
     Game._f_program, Game._f_for, Game._f_while, Game._f_repeat, Game._f_drain, Game._f_choose,
     Game._f_rounds, Game._f_setup_end, Game._f_turns, Game._f_turn_ask, Game._f_after_draw,
     Game._f_turn_end, Game._f_move_on, Game._w_bind, Game._w_turn, Game._w_drawn,
-    Game._f_offer, Game._w_jump,
+    Game._f_offer, Game._w_jump, Game._f_game_over,
 )
 
 _points = attrgetter("points")
@@ -1518,7 +1573,7 @@ _START = frozenset({
     "variant", "n", "_rng_shared", "_depth", "_work", "_work_turn", "_pairing", "_decks", "_all_plays",
     "side", "direction", "current", "dealer", "round", "turns", "current_color", "previous_top", "penalty",
     "penalty_answer", "skips", "again", "next_override", "offered", "round_winner", "out", "_newly_out",
-    "emptied", "winner", "replayable", "_agents", "_running", "_agent_error", "_stop_after", "decision",
+    "emptied", "winner", "winners", "replayable", "_agents", "_running", "_agent_error", "_stop_after", "decision",
     "cards", "_plays", "_subs", "_match", "_memo", "_last_face", "_last_color", "_last_faces", "_must_play",
     "_draw_rule", "_runners", "_fires", "_turn_loop", "team_of", "teams",
     "_plain", "_hooked", "_loud_play", "_loud_draw",

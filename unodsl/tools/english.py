@@ -529,6 +529,9 @@ class English:
                 return f"For each of {possessive(self.player)} opponents {var} in turn order"
             case ast.Call(func="others", args=(who,)):
                 return f"For each other player {var}, in turn order after {self.value(who)}"
+            case ast.Call(func="opponents_of", args=(who,)):
+                who_ = self.value(who)
+                return f"For each of {possessive(who_)} opponents {var}, in turn order after {who_}"
         return f"For each {var} of {self.value(items)}"
 
     def assign(self, var: str, value: ast.Node) -> list[Part]:
@@ -574,7 +577,7 @@ def phrase(fn: Phrase) -> Phrase:
 
 def _players(e: English, node: ast.Node) -> bool:
     return (isinstance(node, ast.Name) and node.id in ("players", "opponents")) or (
-        isinstance(node, ast.Call) and node.func == "others")
+        isinstance(node, ast.Call) and node.func in ("others", "opponents_of"))
 
 
 def _quantified(e: English, a: Args, some: str, no: str) -> Said:
@@ -654,6 +657,11 @@ def left_of_(e: English, a: Args) -> Said:
 @phrase
 def others_(e: English, a: Args) -> Said:
     return Said(noun=f"every player but {e.value(a['who'])}")
+
+
+@phrase
+def opponents_of_(e: English, a: Args) -> Said:
+    return Said(noun=f"{possessive(e.value(a['who']))} opponents")
 
 
 @phrase
@@ -905,6 +913,8 @@ def _options(e: English, options: ast.Node) -> str:
             return "a player"
         case ast.Call(func="others", args=(who,)):
             return f"a player other than {e.value(who)}"
+        case ast.Call(func="opponents_of", args=(who,)):
+            return f"an opponent of {e.value(who)}"
     return f"one of {e.value(options)}"
 
 

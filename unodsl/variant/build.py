@@ -77,14 +77,23 @@ class VariantBuilder:
                               allowed_if=x.condition(("turn", "draw", "allowed_if"), PLAYER_ENV),
                               then=draw.get("then", "may_play")),
             ),
-            scoring=Scoring(d["scoring"].get("round", "winner_scores_others"),
-                            self.number(("scoring", "target"), 1, 1_000_000), d["scoring"].get("winner", "highest"),
-                            x.condition(("scoring", "game_over"), PLAYER_ENV)),
+            scoring=self.scoring(d["scoring"]),
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
             teams=self.teams(d.get("teams"), players["min"], players["max"]),
             where=x.where,
         )
+
+    def scoring(self, raw: dict[str, Any]) -> Scoring:
+        """Round scoring and the end of the game: a target, a `game_over` condition, or both."""
+        x = self.exprs
+        if "target" not in raw and "game_over" not in raw:
+            x.error(("scoring",), "scoring needs a `target` (the total that wins) or a `game_over` condition "
+                    "(or both), or the game never ends", "for one round: game_over: \"true\"")
+        target = self.number(("scoring", "target"), 1, 1_000_000) if "target" in raw else None
+        return Scoring(raw.get("round", "winner_scores_others"), target, raw.get("winner", "highest"),
+                       x.condition(("scoring", "game_over"), PLAYER_ENV),
+                       x.condition(("scoring", "tie_break"), PLAYER_ENV, want=("int",)))
 
     def teams(self, raw: Any, lo: int, hi: int) -> Teams:
         """The `teams:` declaration, checked against the seats and the player count."""

@@ -76,9 +76,10 @@ class TurnRules:
 @dataclass(frozen=True, slots=True)
 class Scoring:
     round: RoundScoring
-    target: int
+    target: int | None  # the total that ends the game (None: only `game_over` ends it)
     winner: Literal["highest", "lowest"]
     game_over: Fn | None = None  # the game also ends when this holds after a round's scoring
+    tie_break: Fn | None = None  # settles a tie on the totals: the tied player with the highest value wins
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,14 +18,18 @@ effect = REGISTRY.effect
 
 @effect("who: player, count: int = 1")
 def draw(g: Game, who: int, count: int) -> None:
-    """`who` draws `count` cards (COM-1: an empty draw pile is refilled)."""
-    g.draw(who, _count(count))
+    """`who` draws `count` cards (COM-1: an empty draw pile is refilled); a player who is
+    out of the round draws nothing."""
+    count = _count(count)
+    if g.seated(who):
+        g.draw(who, count)
 
 
 @effect("who: player, test: fn")
 def draw_until(g: Game, who: int, test: Lambda) -> None:
-    """`who` draws one card at a time until a drawn card passes `test`, or none are left."""
-    while g.draw(who, 1) and not g.call(test, g.hands[who][-1]):
+    """`who` draws one card at a time until a drawn card passes `test`, or none are left
+    (a player who is out of the round draws nothing)."""
+    while g.seated(who) and g.draw(who, 1) and not g.call(test, g.hands[who][-1]):
         pass
 
 
@@ -77,8 +81,8 @@ def pending_draw(g: Game, count: int, answer: Lambda) -> None:
 
 @effect("a: player, b: player")
 def swap_hands(g: Game, a: int, b: int) -> None:
-    """`a` and `b` exchange their whole hands."""
-    if a == b:
+    """`a` and `b` exchange their whole hands (not with a player who is out of the round)."""
+    if a == b or not (g.seated(a) and g.seated(b)):
         return
     g.hands[a], g.hands[b] = g.hands[b], g.hands[a]
     g.took_from_hand(a)
@@ -92,9 +96,9 @@ def swap_hands(g: Game, a: int, b: int) -> None:
 
 @effect("giver: player, receiver: player, card: card")
 def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
-    """`giver` hands `card` from their hand to `receiver`."""
+    """`giver` hands `card` from their hand to `receiver` (not to a player who is out of the round)."""
     card = None if card is None else g.cards[card.id]  # as it shows now, even if read before a flip
-    if card is None or card not in g.hands[giver]:
+    if card is None or card not in g.hands[giver] or not g.seated(receiver):
         return
     g.hands[giver].remove(card)
     g.hands[receiver].append(card)

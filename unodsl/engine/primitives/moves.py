@@ -22,40 +22,42 @@ effect = REGISTRY.effect
 
 @effect("direction: int = direction")
 def pass_hands(g: Game, direction: int) -> None:
-    """Every player passes their whole hand `direction` seats along at once (1: to the
-    left, -1: to the right; by default the direction of play). One `hand_changed`
-    per hand, when all have moved."""
-    n = g.n
-    if direction % n == 0:
+    """Every player still in passes their whole hand `direction` places along at once,
+    among the players still in (1: to the left, -1: to the right; by default the
+    direction of play). One `hand_changed` per hand, when all have moved."""
+    seats = g.in_order(0, 1)
+    if direction % len(seats) == 0:
         return
-    old = g.hands[:]
-    for p in range(n):
-        g.hands[(p + direction) % n] = old[p]
+    old = [g.hands[q] for q in seats]
+    for i, hand in enumerate(old):
+        g.hands[seats[(i + direction) % len(seats)]] = hand
     if g.watching("hands_passed"):
         g.emit("hands_passed", {"player": g.current, "direction": direction})
-    _hands_changed(g, range(n))
+    _hands_changed(g, seats)
 
 
-@effect("first: player = player, pile: zone = none")
-def redeal(g: Game, first: int, pile: list[Card] | None) -> None:
-    """Every hand (and the cards of `pile`, if given) is gathered, shuffled and dealt
-    out again one card at a time, from `first` on in the direction of play, until
-    none are left. One `hand_changed` per hand, when all are dealt."""
-    cards = [c for h in g.hands for c in h]
+@effect("first: player = player, pile: zone = none, direction: int = direction")
+def redeal(g: Game, first: int, pile: list[Card] | None, direction: int) -> None:
+    """Every hand still in (and the cards of `pile`, if given) is gathered, shuffled and
+    dealt out again one card at a time among the players still in, from `first` on in
+    `direction` (by default the direction of play; 1: to the left, -1: to the right),
+    until none are left. One `hand_changed` per hand, when all are dealt."""
+    seats = [q for q in range(g.n) if g.seated(q)]
+    cards = [c for q in seats for c in g.hands[q]]
     if pile is not None:
         if any(pile is h for h in g.hands):
             raise RuntimeFault("redeal(): pile is a hand; every hand is gathered already")
         cards += pile
         pile.clear()
     g.shuffle(cards)
-    for h in g.hands:
-        h.clear()
-    n, d = g.n, g.direction
+    for q in seats:
+        g.hands[q].clear()
+    order = g.in_order(first, 1 if direction >= 0 else -1)
     for i, card in enumerate(cards):
-        g.hands[(first + i * d) % n].append(card)
+        g.hands[order[i % len(order)]].append(card)
     if g.watching("hands_redealt"):
-        g.emit("hands_redealt", {"player": first, "count": len(cards)})
-    _hands_changed(g, range(n))
+        g.emit("hands_redealt", {"player": order[0], "count": len(cards)})
+    _hands_changed(g, seats)
 
 
 @effect("card: card, zone: zone, at: str = 'top'")
