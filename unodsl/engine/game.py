@@ -27,7 +27,18 @@ from typing import Any, Protocol
 from ..errors import GameError, IllegalAction, Pos, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Lambda, Program, Step
 from ..variant.model import Face, Rule, Variant
-from .actions import ANSWER_TYPES, DRAW, KEEP, PASS, Decision, Play, decode_answer, encode_answer, is_answer
+from .actions import (
+    ANSWER_TYPES,
+    DRAW,
+    KEEP,
+    PASS,
+    Decision,
+    Play,
+    answer_value,
+    decode_answer,
+    encode_answer,
+    is_answer,
+)
 from .cards import Card, make_deck
 from .view import OpponentView, PlayerView, outward
 
@@ -112,6 +123,7 @@ class Game:
         self.aside: list[Card] = []
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.flags: list[set[str]] = [set() for _ in range(players)]
+        self.revealed: dict[int, int] = {}  # cards shown to everyone (reveal), by id: the seat holding each
         self.scores = [0] * players
         self.round_turns: list[int] = []
         self.events: list[tuple[str, dict[str, Any]]] | None = [] if record else None
@@ -167,6 +179,7 @@ class Game:
         self.offered: int | None = None  # the top card last offered for out-of-turn plays (its id)
         self.round_winner: int | None = None
         self.out: frozenset[int] = frozenset()  # the players out of the round (see eliminate)
+        self.out_of_game: frozenset[int] = frozenset()  # those out of every round to come too
         self._newly_out: frozenset[int] = frozenset()  # those put out since the turn began
         self.emptied: int | None = None  # the first hand emptied since the last check (see went_out)
         self.winner: int | None = None  # the game's winner (the first in seat order when several tie)
@@ -315,6 +328,7 @@ class Game:
         for old, copy in zip(self.hands, hands, strict=True):
             zones[id(old)] = copy
         state["flags"] = [set(f) for f in self.flags]
+        state["revealed"] = dict(self.revealed)
         state["scores"] = self.scores[:]
         state["round_turns"] = self.round_turns[:]
         state["_answers"] = self._answers[:]
@@ -484,7 +498,8 @@ class Game:
         opponents = tuple(
             OpponentView(seat=q, hand_size=len(self.hands[q]),
                          backs=tuple(sorted(b for b in map(outward, self.hands[q]) if b is not None)),
-                         score=self.scores[q], flags=frozenset(self.flags[q]))
+                         score=self.scores[q], flags=frozenset(self.flags[q]),
+                         shown=tuple(sorted(c.label for c in self.shown(q))))
             for q in range(self.n) if q != player)
         return PlayerView(
             player=player, hand=tuple(self.hands[player]), opponents=opponents,
@@ -522,6 +537,7 @@ class Game:
         self.aside.clear()
         for flags in self.flags:
             flags.clear()
+        self.revealed.clear()
         self.current = current
         self.dealer = self.dealer if dealer is None else dealer
         self.direction = direction
@@ -530,7 +546,7 @@ class Game:
         self.penalty, self.penalty_answer, self.round_winner, self.emptied = 0, None, None, None
         self.previous_top = None  # no card has been played on the arranged pile
         self.skips, self.again, self.next_override, self.offered = 0, False, None, None
-        self.out = self._newly_out = frozenset()
+        self.out, self._newly_out = self.out_of_game, frozenset()
         self._queue.clear()
         self._depth = 0
         self.replayable = False
@@ -619,7 +635,8 @@ class Game:
 
     def _chosen(self, d: Decision, answer: Any) -> None:
         if "choice" in self._watch:
-            self.emit("choice", {"player": d.player, "kind": d.kind, "value": answer, "prompt": d.prompt})
+            self.emit("choice", {"player": d.player, "kind": d.kind, "value": answer_value(answer),
+                                 "prompt": d.prompt})
 
     def _fault(self, err: BaseException, where: Any) -> VariantRuntimeError:
         """`err`, raised by the variant's expression at `where` ((file position, text),
@@ -995,9 +1012,36 @@ class Game:
 
     def took_from_hand(self, p: int) -> None:
         """Note that cards left `p`'s hand (every primitive that takes cards from a
-        hand calls this): an empty hand ends the round after the current step."""
+        hand calls this): an empty hand ends the round after the current step, and a
+        card shown to everyone that left it is private again wherever it goes."""
         if self.emptied is None and not self.hands[p]:
             self.emptied = p
+        if self.revealed:
+            self._still_shown(p)
+
+    def reveal(self, card: Card, holder: int | None) -> None:
+        """Show `card` to every player (card_revealed); held by `holder`, it stays known
+        while it stays in their hand (a hand passed or swapped whole keeps it known)."""
+        if holder is not None:
+            self.revealed[card.id] = holder
+        if "card_revealed" in self._watch:
+            self.emit("card_revealed", {"player": self.current if holder is None else holder, "card": card})
+
+    def shown(self, p: int) -> list[Card]:
+        """The cards of `p`'s hand that everyone has seen (see reveal)."""
+        revealed = self.revealed
+        return [c for c in self.hands[p] if revealed.get(c.id) == p] if revealed else []
+
+    def hands_moved(self, to: Mapping[int, int | None]) -> None:
+        """Whole hands moved (old seat → new seat): cards shown stay shown in their new seat;
+        a hand sent to None (a pile, a deal face down) is private again."""
+        if self.revealed:
+            moved = {c: to.get(q, q) for c, q in self.revealed.items()}
+            self.revealed = {c: q for c, q in moved.items() if q is not None}
+
+    def _still_shown(self, p: int) -> None:
+        held = {c.id for c in self.hands[p]}
+        self.revealed = {c: q for c, q in self.revealed.items() if q != p or c in held}
 
     def _reset_round(self) -> None:
         if self.round == 1:  # a new game: everything is as __init__ left it but the draw pile
@@ -1011,6 +1055,7 @@ class Game:
         self.draw_pile[:] = self.cards
         for flags in self.flags:
             flags.clear()
+        self.revealed.clear()
         self.direction = 1
         self.current_color = None
         self.previous_top = None
@@ -1023,7 +1068,7 @@ class Game:
         self.emptied = None
         self.offered = None
         self.turns = 0
-        self.out = self._newly_out = frozenset()
+        self.out, self._newly_out = self.out_of_game, frozenset()
 
     def _setup_round(self) -> bool:
         """A new round's deal and first card; True if the set-up paused."""
@@ -1132,13 +1177,15 @@ class Game:
         """`p`'s team number (with `teams:`), else `p`: each player is a team of one."""
         return p if self.team_of is None else self.team_of[p]
 
-    def put_out(self, p: int) -> None:
-        """`p` is out of the round (see the effect eliminate): play passes over them.
-        When one player, or the players of one team, are left, the first of them wins
-        the round. The last player in is never put out."""
+    def put_out(self, p: int, for_game: bool = False) -> None:
+        """`p` is out of the round (see the effect eliminate), and of every later round
+        `for_game`: play passes over them. When one player, or the players of one team,
+        are left, the first of them wins the round. The last player in is never put out."""
         if p in self.out or len(self.out) >= self.n - 1:
             return
         self.out |= {p}
+        if for_game:
+            self.out_of_game |= {p}
         self._newly_out |= {p}
         left = [q for q in range(self.n) if q not in self.out]
         if len({self.team(q) for q in left}) == 1:
@@ -1231,7 +1278,8 @@ class Game:
         rule = self._draw_rule
         if rule.until_playable:
             drawn: list[Card] = []
-            while len(drawn) < rule.max:
+            cap = self._amount(rule.max, p)
+            while cap is None or len(drawn) < cap:
                 got = self.draw(p, 1)
                 if not got:
                     break
@@ -1239,7 +1287,7 @@ class Game:
                 if self.playable(got[0], p):
                     break
         else:
-            drawn = self.draw(p, rule.count)
+            drawn = self.draw(p, self._amount(rule.count, p))
         if self._queue:
             if self._drain():  # the rules the draw queued; then the drawn card
                 self._paused.append((_AFTER_DRAW, p, tuple(drawn)))
@@ -1250,6 +1298,16 @@ class Game:
         if drawn and rule.then == "must_play" and self.playable(drawn[-1], p):
             return self.play(p, drawn[-1], True)
         return False
+
+    def _amount(self, amount: Any, p: int) -> Any:
+        """A number of the turn's draw rule: written, or its expression's value for `p`."""
+        if amount is None or type(amount) is int:
+            return amount
+        value = self._value(amount, p)
+        if value is None or value < 0:
+            raise self._fault(RuntimeFault(f"the number of cards to draw is {value}; it must be 0 or more"),
+                              amount)
+        return value
 
     def _offer_drawn(self, p: int, drawn: Sequence[Card]) -> bool:
         """The card drawn for the turn: offered, played or kept. True if it paused."""
@@ -1276,6 +1334,8 @@ class Game:
         hand.remove(card)
         if not hand and self.emptied is None:  # took_from_hand, inline: this is the hot path
             self.emptied = p
+        if self.revealed:
+            self._still_shown(p)
         pile = self.discard_pile
         self.previous_top = pile[-1] if pile else None
         pile.append(card)
@@ -1572,7 +1632,7 @@ _ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 _START = frozenset({
     "variant", "n", "_rng_shared", "_depth", "_work", "_work_turn", "_pairing", "_decks", "_all_plays",
     "side", "direction", "current", "dealer", "round", "turns", "current_color", "previous_top", "penalty",
-    "penalty_answer", "skips", "again", "next_override", "offered", "round_winner", "out", "_newly_out",
+    "penalty_answer", "skips", "again", "next_override", "offered", "round_winner", "out", "out_of_game", "_newly_out",
     "emptied", "winner", "winners", "replayable", "_agents", "_running", "_agent_error", "_stop_after", "decision",
     "cards", "_plays", "_subs", "_match", "_memo", "_last_face", "_last_color", "_last_faces", "_must_play",
     "_draw_rule", "_runners", "_fires", "_turn_loop", "team_of", "teams",

@@ -238,10 +238,12 @@ def _act(L: _Lines, variant: Variant, fires: dict[str, str]) -> None:
     L.add(5, "paused = run(g, {'player': p, 'card': card}, 0)")
 
 
-def _drawn(L: _Lines, count: int, then: str, fires: dict[str, str]) -> None:
+def _drawn(L: _Lines, count: object, then: str, fires: dict[str, str]) -> None:
     """The draw of Game._draw_turn without a penalty, then what becomes of the card
     drawn: `card` is set when it is to be played."""
-    if count == 1:  # Game.draw's one-card path, inline
+    if type(count) is not int:  # an expression of the variant's, read at each draw
+        L.add(4, "drawn = g.draw(p, g._amount(g._draw_rule.count, p))")
+    elif count == 1:  # Game.draw's one-card path, inline
         L.add(4, "draw_pile = g.draw_pile")
         L.add(4, "if draw_pile:")
         L.add(5, "got = draw_pile.pop()")

@@ -205,6 +205,7 @@ EVENT_PHRASES: dict[str, str] = {
     "round_end": "a round ends",
     "game_end": "the game ends",
     "eliminated": "a player is out of the round",
+    "card_revealed": "a card is shown to every player",
     "rule_fired": "a rule fires",
 }
 
@@ -701,6 +702,16 @@ def draw_until_(e: English, a: Args) -> Said:
 
 
 @phrase
+def reveal_(e: English, a: Args) -> Said:
+    cards = a["cards"]
+    if isinstance(cards, ast.Call) and cards.func in ("draw", "draw_until"):  # a draw face up
+        drawn = PHRASES[cards.func](e, bind(cards)).clause
+        assert drawn is not None
+        return Said(clause=Clause(drawn.subject, f"{drawn.verb}, face up for everyone to see", drawn.many))
+    return Said(clause=Clause("", f"show {e.value(cards)} to every player"))
+
+
+@phrase
 def skip_(e: English, a: Args) -> Said:
     n = _int(a["count"])
     if n == 1:
@@ -825,7 +836,9 @@ def eliminate_(e: English, a: Args) -> Said:
     zone = a["to"]
     top = isinstance(a["at"], ast.Literal) and a["at"].value == "top"
     where = f"{'onto' if top else 'under'} {e.value(zone)}"
-    return Said(clause=Clause(e.value(a["who"]), f"{{is}} out of the round, {{their}} cards going {where}"))
+    game = isinstance(a["out_of"], ast.Literal) and a["out_of"].value == "game"
+    out = "out of the game" if game else "out of the round"
+    return Said(clause=Clause(e.value(a["who"]), f"{{is}} {out}, {{their}} cards going {where}"))
 
 
 @phrase
@@ -886,13 +899,23 @@ def pass_hands_(e: English, a: Args) -> Said:
 @phrase
 def redeal_(e: English, a: Args) -> Said:
     pile = f" and {_zone(e, a['pile'])}" if "pile" in a.given else ""
-    return Said(clause=Clause("", f"gather every hand{pile}, shuffle them and deal them out again one at a time, "
+    way = a["direction"]
+    to = ("" if isinstance(way, ast.Name) and way.id == "direction" else " to the left" if _int(way) == 1
+          else " to the right" if isinstance(way, ast.Unary) and _int(way.operand) == 1 else f" in direction "
+          f"{e.value(way)}")
+    return Said(clause=Clause("", f"gather every hand{pile}, shuffle them and deal them out again one at a time{to}, "
                               f"starting with {e.value(a['first'])}"))
 
 
 @phrase
 def put_(e: English, a: Args) -> Said:
     return Said(clause=Clause("", f"put {e.value(a['card'])} {_onto(e, a['zone'], a['at'])} without playing it"))
+
+
+@phrase
+def put_all_(e: English, a: Args) -> Said:
+    return Said(clause=Clause("", f"put {e.value(a['cards'])} {_onto(e, a['zone'], a['at'])} all at once, "
+                              "without playing them"))
 
 
 @phrase

@@ -58,9 +58,9 @@ class Side:
 
 @dataclass(frozen=True, slots=True)
 class DrawRule:
-    count: int = 1
+    count: int | Fn = 1  # a number, or an expression read at each draw (`player`: who draws)
     until_playable: bool = False
-    max: int = 10
+    max: int | Fn | None = None  # the most cards drawn until playable (None: until the draw pile runs out)
     allowed_if: Fn | None = None
     then: AfterDraw = "may_play"
 
