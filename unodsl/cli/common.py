@@ -9,8 +9,10 @@ from __future__ import annotations
 import errno
 import random
 import sys
-from collections.abc import Callable, Iterator
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -30,6 +32,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from ..engine.game import Game
 from ..errors import Diagnostic, VariantError
 from ..players.bots import AgentSpecError, agent_specs
 from ..tools.cluster import Cluster, ClusterUnavailable, check_cluster
@@ -52,6 +55,45 @@ class Console(rich.console.Console):
         raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+class OutputPath(click.ParamType):  # type: ignore[type-arg]  # (generic only in newer click)
+    """A file (or, with `folder`, a folder) a command will write: tried when the command
+    starts, so that a path that cannot be written is a usage error, not a traceback after
+    the work is done. A folder is made then; a new file is made and removed again."""
+
+    name = "path"
+
+    def __init__(self, folder: bool = False) -> None:
+        self.folder = folder
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        path = Path(value)
+        try:
+            if self.folder:
+                path.mkdir(parents=True, exist_ok=True)
+                with tempfile.NamedTemporaryFile(dir=path):  # can a file be made in it?
+                    pass
+            elif path.is_dir():
+                self.fail(f"{escape_text(value)} is a folder, not a file to write", param, ctx)
+            elif not path.parent.is_dir():
+                self.fail(f"cannot write {escape_text(value)}: the folder {escape_text(str(path.parent))} "
+                          "does not exist", param, ctx)
+            elif path.exists():
+                with path.open("a"):
+                    pass
+            else:
+                path.touch(exist_ok=False)
+                path.unlink()
+        except OSError as err:
+            why = err.strerror or type(err).__name__
+            self.fail(f"cannot write {escape_text(value)}: {why.lower()}", param, ctx)
+        return str(value)
+
+
+def escape_text(text: str) -> str:
+    """A path or name from the user, on one line of printable characters."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 allow_option = click.option(
     "--allow", "allow", multiple=True, metavar="DIR", type=click.Path(file_okay=False),
@@ -225,3 +267,27 @@ def open_cluster(address: str | None, workers: int | None) -> Iterator[Cluster |
         raise click.ClickException(str(err)) from err
     with Cluster(address, workers=workers or 0) as cluster:
         yield cluster
+
+
+# -- the end of a game, told ---------------------------------------------------------
+def print_scores(console: Console, game: Game, names: Sequence[str], title: str) -> None:
+    """The standings: each player, or with teams each team (its players together), best first."""
+    console.print(f"\n[bold]{title}[/]")
+    sides = [tuple(range(game.n))[p:p + 1] for p in range(game.n)] if game.team_of is None else list(game.teams)
+    sides = [side for side in sides if side]
+    ranking = sorted(sides, key=lambda side: game.scores[side[0]],
+                     reverse=game.variant.scoring.winner == "highest")
+    for place, side in enumerate(ranking, 1):
+        who = " & ".join(escape(names[p]) for p in side)
+        out = " (out)" if all(p in game.out for p in side) else ""
+        console.print(f"  {place}. {who:<16} {game.scores[side[0]]:>5}{out}")
+
+
+def winners_text(game: Game, names: Sequence[str]) -> str:
+    """Who won the game, in words: a player, a team, or a tie between several."""
+    winners = game.winners
+    teams = list(dict.fromkeys(game.team(p) for p in winners))
+    groups = [" & ".join(escape(names[p]) for p in winners if game.team(p) == t) for t in teams]
+    if len(groups) > 1:
+        return f"[bold yellow]a tie[/] between {', '.join(groups[:-1])} and {groups[-1]}"
+    return f"[bold green]{groups[0]} win{'s' if len(winners) == 1 else ''}[/]"

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import click
 
-from .common import allow_option, game_setup
+from .common import OutputPath, allow_option, game_setup
 
 
 @click.command(name="compile")
 @click.argument("variant")
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=on|off]",
               help="Switch a variant option on (or off); repeatable.")
-@click.option("--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
+@click.option("--output", type=OutputPath(), help="Write to this file.")
 @allow_option
 def compile_command(variant: str, option: tuple[str, ...], output: str | None, allow: tuple[str, ...]) -> None:
     """Print the Python module VARIANT compiles to: its conditions, a runner for each

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import click
 from click.core import ParameterSource
@@ -15,16 +15,18 @@ from ..players.bots import is_agent, make_agents
 from ..players.human import HumanAgent, PlayNarrator, Quit
 from ..tools.log import EventLog, log_header, write_log
 from ..tools.save import Save, catch_up, position, restore, write_save
-from ..variant.model import Variant
 from .common import (
     EXIT_INVALID,
     Console,
+    OutputPath,
     agent_names,
     agent_seed_option,
     allow_option,
     chosen_options,
     game_setup,
     load_saved,
+    print_scores,
+    winners_text,
 )
 
 
@@ -43,9 +45,9 @@ from .common import (
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
               help="Switch a variant option on (NAME, NAME=off) or set a number option (NAME=300); "
               "repeatable. `unodsl options VARIANT` lists them.")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+@click.option("--log", "log_file", type=OutputPath(),
               help="Write the full event log to this file as JSON Lines (also when you quit).")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+@click.option("--save", "save_file", type=OutputPath(), metavar="FILE",
               help="Write a save of the game to FILE when you quit (or when it ends); "
               "`unodsl play --resume FILE` goes on with it.")
 @click.option("--resume", "resume_file", type=click.Path(exists=True, dir_okay=False), metavar="SAVE",
@@ -139,16 +141,15 @@ def play(variant: str | None, seat: int, players: int | None, agents: str, agent
     if quit_reason is not None:
         console.print(f"\n[bold]{quit_reason}[/] Round {game.round}, after {sum(game.round_turns) + game.turns} "
                       "turns.")
-        _scores(console, v, game, names, "Scores so far")
+        print_scores(console, game, names, "Scores so far")
         if save_file is not None:
             console.print(f"saved to {escape(save_file)}; go on with: unodsl play --resume {escape(save_file)}",
                           soft_wrap=True)
     else:
-        winner = game.winner
-        assert winner is not None
-        _scores(console, v, game, names, "Final scores")
-        console.print(f"[bold green]{escape(names[winner])} wins[/] after {game.round} round(s) "
-                      f"and {sum(game.round_turns)} turns." + (" [bold]You win![/]" if winner == seat else ""))
+        print_scores(console, game, names, "Final scores")
+        console.print(f"{winners_text(game, names)} after {game.round} round(s) and {sum(game.round_turns)} turns."
+                      + (" [bold]You win![/]" if seat in game.winners and len({game.team(p) for p in game.winners}) == 1
+                         else ""))
     if log_file:
         console.print(f"event log: {escape(log_file)}")
 
@@ -175,10 +176,3 @@ def _reader(console: Console) -> Callable[[str], str]:
         return text
 
     return read
-
-
-def _scores(console: Console, v: Variant, game: Game, names: Sequence[str], title: str) -> None:
-    console.print(f"\n[bold]{title}[/]")
-    ranking = sorted(range(game.n), key=lambda p: game.scores[p], reverse=v.scoring.winner == "highest")
-    for place, p in enumerate(ranking, 1):
-        console.print(f"  {place}. {escape(names[p]):<16} {game.scores[p]:>5}")

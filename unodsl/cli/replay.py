@@ -13,7 +13,7 @@ from ..tools import replay as lib
 from ..tools.narrator import Narrator
 from ..tools.replay import Log, LogError, ReplayResult
 from ..tools.save import write_save
-from .common import EXIT_INVALID, EXIT_OK, Console, print_diagnostics
+from .common import EXIT_INVALID, EXIT_OK, Console, OutputPath, print_diagnostics
 
 
 @click.command()
@@ -24,7 +24,7 @@ from .common import EXIT_INVALID, EXIT_OK, Console, print_diagnostics
               help="Stop after N events and show the position then.")
 @click.option("-v", "--verbose", count=True,
               help="Tell the game as `unodsl run` does; -vv tells every turn.")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+@click.option("--save", "save_file", type=OutputPath(), metavar="FILE",
               help="Write a save of the replayed game (with --until: the answers given up to event N) to FILE; "
               "`unodsl run --resume FILE` goes on from there.")
 def replay(log_file: str, variant: str | None, until: int | None, verbose: int, save_file: str | None) -> None:

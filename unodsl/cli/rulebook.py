@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..tools.rulebook import render_variant
-from .common import game_setup
+from .common import OutputPath, game_setup
 
 
 @click.command()
@@ -16,7 +16,7 @@ from .common import game_setup
               help="Switch a variant option on (or off); repeatable.")
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
               help="Markdown, or one self-contained printable HTML page.")
-@click.option("--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
+@click.option("--output", type=OutputPath(), help="Write to this file.")
 def rulebook(variant: str, option: tuple[str, ...], fmt: str, output: str | None) -> None:
     """Write the rulebook of VARIANT (cards, set-up, turn, effects, rules, scoring, options)."""
     text = render_variant(game_setup(variant, option, None, 0)[0], fmt)

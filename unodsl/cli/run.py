@@ -20,12 +20,15 @@ from .common import (
     EXIT_INTERRUPTED,
     EXIT_INVALID,
     Console,
+    OutputPath,
     agent_names,
     agent_seed_option,
     allow_option,
     chosen_options,
     game_setup,
     load_saved,
+    print_scores,
+    winners_text,
 )
 
 
@@ -41,7 +44,7 @@ from .common import (
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
               help="Switch a variant option on (NAME, NAME=off) or set a number option (NAME=300); "
               "repeatable. `unodsl options VARIANT` lists them.")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+@click.option("--log", "log_file", type=OutputPath(),
               help="Write the full event log to this file as JSON Lines.")
 @click.option("-v", "--verbose", is_flag=True, help="Also tell each rule that fires (by its name:), the answers "
               "\"no\" and cards moved between zones.")
@@ -49,7 +52,7 @@ from .common import (
               help="End a round that runs longer than this with an error.")
 @click.option("--rounds", type=click.IntRange(1), metavar="N",
               help="Stop after N rounds (the next round is dealt and waits for its first decision).")
-@click.option("--save", "save_file", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+@click.option("--save", "save_file", type=OutputPath(), metavar="FILE",
               help="Write a save of the game to FILE when it ends or stops (--rounds, Ctrl-C); "
               "`unodsl run --resume FILE` goes on with it.")
 @click.option("--resume", "resume_file", type=click.Path(exists=True, dir_okay=False), metavar="SAVE",
@@ -134,7 +137,7 @@ def run(variant: str | None, players: int | None, seed: int | None, agents: str,
     if not game.over:
         why = "Interrupted" if interrupted else f"Stopped after {rounds} round(s)"
         console.print(f"\n[bold]{why}[/]: round {game.round} waits for its next decision.")
-        _scores(console, v, game, names, "Scores so far")
+        print_scores(console, game, names, "Scores so far")
         if save_file is not None:
             console.print(f"saved to {escape(save_file)}; go on with: unodsl run --resume {escape(save_file)}")
         if log_file:
@@ -142,22 +145,12 @@ def run(variant: str | None, players: int | None, seed: int | None, agents: str,
         if interrupted:
             sys.exit(EXIT_INTERRUPTED)
         return
-    winner = game.winner
-    assert winner is not None
-    _scores(console, v, game, names, "Final scores")
-    console.print(f"[bold green]{names[winner]} wins[/] after {game.round} round(s) "
-                  f"and {sum(game.round_turns)} turns.")
+    print_scores(console, game, names, "Final scores")
+    console.print(f"{winners_text(game, names)} after {game.round} round(s) and {sum(game.round_turns)} turns.")
     if save_file is not None:
         console.print(f"saved to {escape(save_file)}")
     if log_file:
         console.print(f"event log: {log_file}")
-
-
-def _scores(console: Console, v: Variant, game: Game, names: Sequence[str], title: str) -> None:
-    console.print(f"\n[bold]{title}[/]")
-    ranking = sorted(range(game.n), key=lambda p: game.scores[p], reverse=v.scoring.winner == "highest")
-    for place, p in enumerate(ranking, 1):
-        console.print(f"  {place}. {names[p]:<16} {game.scores[p]:>5}")
 
 
 def _saved_agents(saved: Save) -> list[str]:

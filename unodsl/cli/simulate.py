@@ -20,6 +20,7 @@ from ..variant.load import load_variant
 from .common import (
     EXIT_INVALID,
     Console,
+    OutputPath,
     agent_names,
     allow_option,
     cluster_option,
@@ -67,7 +68,7 @@ from .common import report_table as _table
 @click.option("--compare-option", "other_option", multiple=True, metavar="NAME[=VALUE]",
               help="Switch or set an option of the --compare variant; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), metavar="DIR",
+@click.option("--plot", "plot_dir", type=OutputPath(folder=True), metavar="DIR",
               help="Write PNG charts to DIR (needs matplotlib: pip install matplotlib).")
 @allow_option
 def simulate(variant: str, games: int | None, rounds: int | None, players: int | None, agents: str,
@@ -193,6 +194,9 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
         if games and rw["count"]:
             line += f"; {f['games']['abandoned']:,} game(s) abandoned and left out of the game figures"
         console.print(line)
+        tied = f["games"]["tied"] if games else None
+        if tied and tied["count"]:
+            console.print(f"  games tied (no one's win): {tied['count']:,} = {_pct(tied)}")
         _report_failures(console, f)
     console.print()
     many = len(runs) == 2
@@ -230,6 +234,8 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
     mixed = len(set(figs[0]["agents"])) > 1
     if fixed and mixed:
         console.print("  [dim]fixed seats: a seat's wins include the strength of its agent[/]\n")
+    if any(f["teams"] for f in figs):
+        console.print("  [dim]with teams, a seat wins when its team does (each team's seats add up)[/]\n")
 
     heads = [f"{what} {tag}".strip() for tag in tags for what in
              (["games, from round 1's dealer", "rounds, from that round's dealer"] if games
@@ -319,3 +325,4 @@ def _report_comparison(console: Console, comparison: Comparison) -> None:
 
 def _value(t: TestResult, x: float | None) -> str:
     return test_value(t, x, 3)
+

@@ -22,6 +22,7 @@ from ..variant.load import load_variant
 from .common import (
     EXIT_INVALID,
     Console,
+    OutputPath,
     agent_names,
     allow_option,
     cluster_option,
@@ -65,7 +66,7 @@ TEST_SHORT = {"two-proportion z-test": "z", "Welch's t-test": "t", "Mann–Whitn
 @click.option("--max-failures", type=click.IntRange(1), metavar="N", help="Stop a cell after N failed games.")
 @click.option("--json", "as_json", is_flag=True, help="Print every cell's figures and tests as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per cell.")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False), metavar="DIR",
+@click.option("--plot", "plot_dir", type=OutputPath(folder=True), metavar="DIR",
               help="Write heat maps of first-seat advantage and round length to DIR (needs matplotlib).")
 @allow_option
 def sweep(variants: tuple[str, ...], games: int | None, rounds: int | None, players_text: str | None,

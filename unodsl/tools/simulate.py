@@ -110,6 +110,7 @@ class Tally:
     players: int
     games: int = 0                 # games started
     completed: int = 0             # games played to the end (games mode) or rounds (rounds mode)
+    ties: int = 0                  # games that ended in a tie between teams (players), no one's win
     runaway: int = 0               # rounds stopped by the max_turns guard (their game is abandoned)
     turns_played: int = 0          # every turn, abandoned rounds included (for speed)
     game_wins: list[int] = field(default_factory=list)             # by seat
@@ -142,6 +143,7 @@ class Tally:
             raise ValueError("tallies of different table sizes do not merge")
         self.games += other.games
         self.completed += other.completed
+        self.ties += other.ties
         self.runaway += other.runaway
         self.turns_played += other.turns_played
         for name in ("game_wins", "game_wins_from_dealer", "round_wins", "round_wins_from_dealer"):
@@ -198,10 +200,13 @@ class _Recorder:
             self.reshuffles = 0
         elif name == "round_end":
             t = self.tally
-            winner = data["player"]
-            t.round_wins[winner] += 1
-            t.agent_round_wins[self.seats[winner]] += 1
-            t.round_wins_from_dealer[(winner - self.dealer) % self.n] += 1
+            team = data["team"]  # with teams, every player of the team wins the round
+            won = [p for p in range(self.n) if game.team(p) == team]
+            for p in won:
+                t.round_wins[p] += 1
+                t.round_wins_from_dealer[(p - self.dealer) % self.n] += 1
+            for agent in dict.fromkeys(self.seats[p] for p in won):
+                t.agent_round_wins[agent] += 1
             t.turns_per_round[game.turns] += 1
             t.points_per_round[sum(data["points"])] += 1
             t.reshuffles_per_round[self.reshuffles] += 1
@@ -276,13 +281,18 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
     if setup.rounds_only:
         tally.completed += 1
         return
-    winner = game.winner
-    assert winner is not None and recorder.first_dealer is not None
+    first = recorder.first_dealer
+    assert game.winners and first is not None
     tally.completed += 1
-    tally.game_wins[winner] += 1
-    tally.agent_game_wins[seats[winner]] += 1
-    tally.game_wins_from_dealer[(winner - recorder.first_dealer) % n] += 1
     tally.rounds_per_game[game.round] += 1
+    if len({game.team(p) for p in game.winners}) > 1:
+        tally.ties += 1  # a tie is no one's win
+        return
+    for p in game.winners:  # with teams, every player of the winning team
+        tally.game_wins[p] += 1
+        tally.game_wins_from_dealer[(p - first) % n] += 1
+    for agent in dict.fromkeys(seats[p] for p in game.winners):
+        tally.agent_game_wins[agent] += 1
 
 
 def _failure(setup: Setup, index: int, seed: int, seats: list[str], err: Exception) -> Failure:
@@ -398,6 +408,7 @@ class Simulation:
     tally: Tally
     elapsed: float = 0.0
     workers: int = 1
+    teams: bool = False       # the variant seats partners: a seat wins when its team does
 
     @property
     def stopped_early(self) -> bool:
@@ -500,7 +511,7 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
         _play_in_processes(setup, count, workers, tally, progress)
     elapsed = time.perf_counter() - start
     on = tuple(o.label for o in loaded.options if o.is_set)
-    return Simulation(setup, loaded.name, on, count, tally, elapsed, workers)
+    return Simulation(setup, loaded.name, on, count, tally, elapsed, workers, loaded.teams is not None)
 
 
 def describe(hist: Mapping[int, int], *, histogram: bool = False) -> dict[str, Any] | None:
@@ -548,9 +559,11 @@ def figures(sim: Simulation) -> dict[str, Any]:
         "variant": {"name": sim.name, "file": s.variant, "options": list(sim.options_on)},
         "mode": "rounds" if s.rounds_only else "games",
         "count": sim.count, "players": n, "agents": sim.seat_agents, "seating": sim.seating_mode, "seed": s.seed,
+        "teams": sim.teams,
         "agent_seed": s.agent_seed, "max_turns": s.max_turns,
         "games": {"started": t.games, "completed": t.completed if games_mode else None,
-                  "abandoned": t.runaway if games_mode else None},
+                  "abandoned": t.runaway if games_mode else None,
+                  "tied": proportion(t.ties, t.completed) if games_mode else None},
         "failures": {"count": t.failed, "stopped_early": sim.stopped_early,
                      "games": [f.as_dict() for f in t.failures]},
         "rounds": {"completed": rounds, "runaway": proportion(t.runaway, rounds + t.runaway)},

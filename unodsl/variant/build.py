@@ -118,10 +118,11 @@ class VariantBuilder:
         if raw is None:
             return None
         if raw == "opposite":
-            if lo % 2 or hi % 2 or lo != hi:
-                x.error(("teams",), f"teams: opposite pairs each seat with the one across the table, so every "
-                        f"player count must be even; players is {lo}–{hi}",
-                        f"set players: {{min: {lo + lo % 2}, max: {lo + lo % 2}}}")
+            if lo % 2 or hi % 2 or lo != hi or lo < 4:
+                seats = max(4, lo + lo % 2)
+                x.error(("teams",), "teams: opposite pairs each seat with the one across the table, so the table "
+                        f"needs one even number of players, 4 or more; players is {lo}–{hi}",
+                        f"set players: {{min: {seats}, max: {seats}}}")
             return "opposite"
         teams = tuple(tuple(team) for team in raw)
         where: dict[int, int] = {}
