@@ -163,4 +163,5 @@ def test_the_printed_module_is_the_same_code_when_saved_and_run(name: str, tmp_p
                          check=False)
     assert run.returncode == 0, run.stderr
     assert not (tmp_path / "MU").exists()
-    assert compile(module.read_text(encoding="utf-8"), "m", "exec").co_names == compile(out.output, "m", "exec").co_names
+    saved = compile(module.read_text(encoding="utf-8"), "m", "exec")
+    assert saved.co_names == compile(out.output, "m", "exec").co_names

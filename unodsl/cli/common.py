@@ -30,7 +30,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..errors import Diagnostic, VariantError
+from ..errors import Diagnostic, VariantError, shown, shown_lines
 from ..players.bots import AgentSpecError, agent_specs
 from ..tools.cluster import Cluster, ClusterUnavailable, check_cluster
 from ..tools.save import Save, SaveError, load_save, load_saved_variant
@@ -43,9 +43,19 @@ EXIT_INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT), as shells report it
 
 
 class Console(rich.console.Console):
-    """rich's Console, but a reader that stops early (`unodsl run … | head`) raises
-    BrokenPipeError, which the command group turns into a quiet exit 0 (rich's own
-    handler exits 1)."""
+    """rich's Console, but every text it prints passes through the one sanitiser of
+    terminal text (errors.shown: no control character or escape from a file reaches
+    the terminal), `:name:` is never an emoji, and a reader that stops early (`unodsl
+    run … | head`) raises BrokenPipeError, which the command group turns into a quiet
+    exit 0 (rich's own handler exits 1). Text from a file is escaped (`escape`) where
+    it is put into markup, or printed with markup=False."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(shown_lines(o) if isinstance(o, str) else o for o in objects), **kwargs)
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
@@ -109,7 +119,7 @@ def game_setup(variant: str, option: tuple[str, ...], players: int | None, seed:
         sys.exit(EXIT_INVALID)
     n = players or default_players(v)
     if not v.min_players <= n <= v.max_players:
-        raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
+        raise click.UsageError(f"{shown(v.name)} is for {v.min_players}–{v.max_players} players, not {n}")
     return v, n, random.SystemRandom().randrange(1_000_000) if seed is None else seed
 
 
@@ -117,7 +127,7 @@ def print_diagnostics(diags: list[Diagnostic], console: Console) -> None:
     """Each diagnostic as `file:line:col: severity: message`, with its hint below."""
     for d in diags:
         color = "red" if d.severity == "error" else "yellow"
-        console.print(f"[bold]{escape(str(d.pos))}[/]: [{color}]{d.severity}[/]: {escape(d.message)}",
+        console.print(f"[bold]{escape(shown(str(d.pos)))}[/]: [{color}]{d.severity}[/]: {escape(d.message)}",
                       markup=True, highlight=False, soft_wrap=True)
         if d.hint:
             console.print(f"  hint: {d.hint}", soft_wrap=True, markup=False)

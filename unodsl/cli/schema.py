@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..errors import Diagnostic, Pos
+from ..errors import shown as _shown
 from ..variant.schema import OVERLAY_SCHEMA_FILE, SCHEMA_FILE, overlay_schema, schema, schema_text
 from .common import EXIT_INVALID
 
@@ -139,7 +140,3 @@ def _replace(path: Path, text: str, pos: Pos) -> None:
                              "remove it, or write the schema elsewhere")
     path.write_text(text, encoding="utf-8")
 
-
-def _shown(text: str) -> str:
-    """A path as it may be printed: control characters escaped, never sent raw to a terminal."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
