@@ -184,3 +184,36 @@ def test_schema_write_never_writes_through_a_link_or_reads_a_device(tmp_path: Pa
     ok.mkdir()
     assert cli("schema", "--write", _header(ok, "variant.schema.json")).exit_code == 0
     assert json.loads((ok / "variant.schema.json").read_text())["$id"] == schema()["$id"]
+
+
+# -- 7b: loops nested deep ----------------------------------------------------------------
+
+def _nested(n: int, kinds: str = "rfw") -> str:
+    body = "skip()"
+    for i in range(n):
+        kind = kinds[i % len(kinds)]
+        body = {"r": f"repeat 1 do ({body})", "f": f"for p in [player] do ({body})",
+                "w": f"while false do ({body})"}[kind]
+    return body
+
+
+@pytest.mark.parametrize("kinds", ["r", "f", "w", "rfw"])
+def test_loops_as_deep_as_validate_accepts_compile_and_play(kinds: str, tmp_path: Path) -> None:
+    from unodsl.variant.expressions import MAX_LOOPS
+    deep = _nested(MAX_LOOPS, kinds)
+    path = classic_with(tmp_path, "on_play: skip()                            # CL-9", f'on_play: "{deep}"')
+    text = path.read_text().replace("rules:\n", f'rules:\n  - name: deep\n    on: turn_end\n    do: "{deep}"\n', 1)
+    path.write_text(text)
+    assert cli("validate", path).exit_code == 0
+    for args in (["run", path, "--seed", "1"], ["compile", path], ["rulebook", path]):
+        result = cli(*args)
+        assert result.exit_code == 0, (args, result.output)
+    path.write_text(text.replace(deep, _nested(MAX_LOOPS + 1, kinds), 1))
+    result = cli("validate", path)
+    assert result.exit_code == 1 and f"loops are nested more than {MAX_LOOPS} deep" in result.output
+    for deeper in (12, 20):
+        path.write_text(text.replace(deep, _nested(deeper, kinds)))
+        for command in ("validate", "run", "compile", "rulebook"):
+            result = cli(command, path)
+            assert result.exit_code == 1 and "loops are nested more than" in result.output, (command, result.output)
+            assert "SyntaxError" not in result.output

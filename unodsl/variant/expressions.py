@@ -20,13 +20,17 @@ from ..lang.compile import Origins, compile_expr, compile_program
 from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..lang.signature import fits
-from ..lang.walk import depth, start
+from ..lang.walk import deepest_loop, depth, start
 from .source import Key, Source
 
 # The items of each kind of step that are programs themselves.
 _SUBPROGRAMS = {DO: (), LET: (), CHOOSE: (), IF: (2, 3), FOR: (3,), WHILE: (2,), REPEAT: (2,)}
 
 MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
+# Loops inside loops: a program is compiled to Python (engine/codegen.py), whose loops and
+# try blocks may nest at most 20 deep (CPython's static limit); deeper programs would pass
+# this check and fail to compile, so the language stops well below it.
+MAX_LOOPS = 10
 
 
 @lru_cache(maxsize=4096)
@@ -155,6 +159,13 @@ class Expressions:
         if node is None or depth(node) > MAX_NESTING:
             self.diags.append(Diagnostic(self.at(key, 1, 1), f"the expression nests more than {MAX_NESTING} "
                                          "levels deep", "split it using variables (x = …; …)"))
+            return None
+        loops, loop = deepest_loop(node)
+        if loops > MAX_LOOPS and loop is not None:
+            self.diags.append(Diagnostic(self.at(key, *loop.at), f"loops are nested more than {MAX_LOOPS} deep "
+                                         f"(this one is inside {loops - 1})",
+                                         "move the inner loops into a card's on_play and apply(...) it, or "
+                                         "combine loops (repeat a * b do …)"))
             return None
         return node
 
