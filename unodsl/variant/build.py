@@ -92,10 +92,11 @@ class VariantBuilder:
         if raw is None:
             return None
         if raw == "opposite":
-            if lo % 2 or hi % 2 or lo != hi:
+            if lo % 2 or hi % 2 or lo != hi or lo < 4:
+                even = max(4, lo + lo % 2)
                 x.error(("teams",), f"teams: opposite pairs each seat with the one across the table, so every "
-                        f"player count must be even; players is {lo}–{hi}",
-                        f"set players: {{min: {lo + lo % 2}, max: {lo + lo % 2}}}")
+                        f"player count must be even and at least 4 (with 2, both are one team and nobody "
+                        f"opposes them); players is {lo}–{hi}", f"set players: {{min: {even}, max: {even}}}")
             return "opposite"
         teams = tuple(tuple(team) for team in raw)
         where: dict[int, int] = {}
