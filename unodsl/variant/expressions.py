@@ -7,6 +7,7 @@ at the whole file after the model is built.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,6 +32,12 @@ MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
 # try blocks may nest at most 20 deep (CPython's static limit); deeper programs would pass
 # this check and fail to compile, so the language stops well below it.
 MAX_LOOPS = 10
+# The words and symbols of a file's expressions, in all: parsing is linear but not fast
+# (some 20,000 a second on a loaded machine; a 1 MB file of rules holds about 180,000), and
+# no variant comes near it (the largest shipped one has about 1,500), so a file past it is
+# refused at the expression that crosses it, before that one is parsed.
+MAX_TOKENS = 200_000
+_TOKENS = re.compile(r'"[^"]*"?|[A-Za-z_0-9]+|[^\sA-Za-z_0-9]')
 
 
 @lru_cache(maxsize=4096)
@@ -58,6 +65,7 @@ class Expressions:
     origins: Origins = field(default_factory=dict)  # each closure's tree, for the code generator
     conditions: list[Fn] = field(default_factory=list)  # every condition compiled …
     programs: list[Program] = field(default_factory=list)  # … and every program
+    tokens: int = 0  # words and symbols of the expressions parsed so far (MAX_TOKENS)
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -141,6 +149,16 @@ class Expressions:
 
     def parse(self, key: Key, text: str) -> ast.Node | None:
         """The syntax tree of the text at `key`, or None after reporting why not."""
+        if self.tokens > MAX_TOKENS:  # reported once, where it was crossed
+            return None
+        self.tokens += len(_TOKENS.findall(text))
+        if self.tokens > MAX_TOKENS:
+            self.diags.append(Diagnostic(self.at(key, 1, 1), f"the file's expressions hold more than "
+                                         f"{MAX_TOKENS:,} words and symbols in all (here: {self.tokens:,}); "
+                                         "the rest are not checked",
+                                         "a variant's expressions are short: use variables, rules and "
+                                         "apply(card) instead of long repeated text"))
+            return None
         deep = too_deep(text)
         if deep is not None:
             self.diags.append(Diagnostic(self.at(key, *deep), f"brackets are nested more than {MAX_NESTING} "
