@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.unit.test_size import described_cards, mixed_colours, options, rules, statements, unique_colours  # noqa: E402
-from unodsl.variant.load import validate_file  # noqa: E402
+from tests.unit.test_size import described_cards, mixed_colours, options, rules, statements, unique_colours
+from unodsl.variant.load import validate_file
 
 SHAPES = {"statements": (statements, 1000), "options": (options, 4), "mixed colours": (mixed_colours, 2500),
           "unique colours": (unique_colours, 2500), "rules": (rules, 400), "description": (described_cards, 25_000)}
