@@ -102,6 +102,22 @@ class RunawayRound(GameError):
     """A round exceeded the turn guard without anyone going out."""
 
 
+def shown(text: str) -> str:
+    """Text from a file (a name, a path, a log's field) as it may be printed: every character a
+    terminal could act on or that reads differently than it is (control characters, escapes,
+    line breaks, bidi overrides, zero-width and other invisible ones) written as its Python
+    escape (`\\x1b`, `\\n`, `\\u202e`). The one sanitiser of terminal text: the commands'
+    console and every line they print pass through it."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def shown_lines(text: str) -> str:
+    """`shown` of each line of a text the program wrote over several lines."""
+    return "\n".join(shown(line) for line in text.split("\n"))
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """A 'did you mean …?' hint for a near miss, or None."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)

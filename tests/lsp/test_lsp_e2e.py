@@ -5,6 +5,7 @@ Skipped when the `lsp` extra is not installed (pip install '.[lsp]'; CI installs
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -171,3 +172,82 @@ async def test_outline(client: LanguageClient) -> None:
     sections = {s.name: s for s in result if isinstance(s, lsp.DocumentSymbol)}
     assert {"cards", "rules"} <= set(sections)
     assert "draw_two" in {c.name for c in sections["cards"].children or []}
+
+
+# -- hostile text and large files (issue 31, 8) ---------------------------------------
+
+BIG = "".join(["unodsl: 1\n", (VARIANTS / "classic.yaml").read_text().split("unodsl: 1\n", 1)[1]]).replace(
+    "on_play: skip()                            # CL-9",
+    "on_play: " + "; ".join(["skip()"] * 20_000), 1)
+
+
+async def published(client: LanguageClient, uri: str) -> list[lsp.Diagnostic]:
+    """The next diagnostics of `uri`; a server that never publishes them fails (no answer within
+    two minutes: a hang, not a speed figure)."""
+    while uri not in client.diagnostics:
+        await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 120)
+    return list(client.diagnostics[uri])
+
+
+async def test_a_file_starting_with_a_bom_is_checked(client: LanguageClient, tmp_path: Path) -> None:
+    body = (VARIANTS / "classic.yaml").read_text().split("unodsl: 1\n", 1)[1]
+    text = "\ufeffunodsl: 1\n" + body.replace("skip()", "skp()", 1)  # `unodsl:` only after the BOM
+    path = tmp_path / "bom.yaml"
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(path.resolve().as_uri(), "yaml", 1, text)))
+    diags = await published(client, path.resolve().as_uri())
+    assert any("unknown function 'skp'" in d.message for d in diags), diags
+
+
+async def test_a_lone_surrogate_gets_a_diagnostic_and_the_server_stays_up(client: LanguageClient,
+                                                                           tmp_path: Path) -> None:
+    text = (VARIANTS / "classic.yaml").read_text().replace("name: UNO Classic", "name: UNO \ud800 Classic", 1)
+    path = tmp_path / "surrogate.yaml"
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(path.resolve().as_uri(), "yaml", 1, text)))
+    diags = await published(client, path.resolve().as_uri())
+    pos = where(text, "\ud800")
+    assert [d.range.start for d in diags if "lone surrogate (U+D800)" in d.message] == [pos]
+    uri = (tmp_path / "surrogate.yaml").resolve().as_uri()
+    result = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                     at(where(text, "skip()"), 1)))
+    assert result is not None and "skip" in str(result.contents)
+
+
+async def test_a_document_uri_with_a_nul(client: LanguageClient, tmp_path: Path) -> None:
+    uri = (tmp_path / "a.yaml").resolve().as_uri().replace("a.yaml", "a%00b.yaml")
+    text = (VARIANTS / "classic.yaml").read_text().replace("skip()", "skp()", 1)
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "yaml", 1, text)))
+    diags = await published(client, uri)
+    assert any("unknown function 'skp'" in d.message for d in diags), diags
+    assert await open_file(client, VARIANTS / "duo.yaml") == []  # still up
+
+
+async def test_requests_are_answered_while_a_large_file_is_checked(client: LanguageClient, tmp_path: Path) -> None:
+    """The check runs off the event loop: a hover asked just after a 160 KB file of 20,000
+    statements is opened is answered before that file's diagnostics are published."""
+    duo = VARIANTS / "duo.yaml"
+    await open_file(client, duo)
+    big = (tmp_path / "big.yaml").resolve().as_uri()
+    assert len(BIG) > 150_000
+    client.diagnostics.pop(big, None)
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(big, "yaml", 1, BIG)))
+    text = duo.read_text()
+    result = await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(duo.resolve().as_uri()), at(where(text, "draw(next, penalty + 2)"), 1)))
+    assert result is not None
+    assert big not in client.diagnostics, "the hover waited for the check"
+    assert await published(client, big) == []
+
+
+async def test_a_stale_check_is_dropped(client: LanguageClient, tmp_path: Path) -> None:
+    """An edit while a file is checked: only the diagnostics of the text as it is now are published."""
+    uri = (tmp_path / "edited_big.yaml").resolve().as_uri()
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "yaml", 1, BIG)))
+    small = (VARIANTS / "classic.yaml").read_text().replace("skip()", "skp()", 1)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(version=2, uri=uri), [lsp.TextDocumentContentChangeWholeDocument(small)]))
+    diags = await published(client, uri)
+    assert any("unknown function 'skp'" in d.message for d in diags), diags

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +17,7 @@ from click.testing import CliRunner
 from unodsl.cli import main
 from unodsl.engine.events import EVENTS
 from unodsl.engine.primitives import REGISTRY
+from unodsl.errors import VariantError
 from unodsl.lang import ast
 from unodsl.lang.parse import parse
 from unodsl.tools import english
@@ -209,3 +212,62 @@ def test_the_browser_check_sees_a_script_error(tmp_path: Path) -> None:
     page.write_text(render("classic", "html").replace("</body>", "<script>nothing_here();</script></body>"),
                     encoding="utf-8")
     assert '<pre id="errors"></pre>' not in _chromium(page, "--dump-dom").stdout
+
+
+# -- hostile text in the Markdown (issue 31, 2) ----------------------------------------
+
+PAYLOADS = [
+    "<script>alert(1)</script>", "<img src=x onerror=alert(2)>", "<svg onload=alert(3)>",
+    "[click](javascript:alert(4))", "![x](javascript:alert(5))", "<https://evil.example/>",
+    "see https://evil.example and www.evil.example or mail@evil.example", "&lt;script&gt; &#60;b&#62;",
+    "**bold** _it_ ~~gone~~ `code` $x^2$", "x\n# heading\n- item\n\n| a | b |\n|---|---|\n<div>",
+    "1. first", "- dash", "+ plus", "> quoted", "back\\`tick\\", "`` double `` ```fence```", "[ref]: https://evil.example",
+    "a | b | c", "ends with #", "<!-- comment -->", "\u2028line\u2029separators",
+]
+PLACES = ["name", "description", "source", "card", "option", "rule", "flag"]
+
+
+def _hostile_variant(tmp_path: Path, place: str, text: str) -> Path:
+    q = json.dumps(text)
+    body = {
+        "name": f"name: {q}", "description": f"description: {q}", "source": f"source: {q}",
+        "card": f"cards: {{skip: {{description: {q}}}}}",
+        "option": f"options: {{draw_until_playable: {{description: {q}}}}}",
+        "rule": f"rules:\n  - name: {q}\n    on: card_played\n    do: flag(player, \"seen\")",
+        "flag": "rules:\n  - name: marked\n    on: card_played\n    do: " + json.dumps(f"flag(player, {q})"),
+    }[place]
+    path = tmp_path / f"{place}.yaml"
+    path.write_text(f"extends: {(ROOT / 'variants' / 'classic.yaml').as_posix()}\n{body}\n", encoding="utf-8")
+    return path
+
+
+def _rendered(md: str) -> list[Any]:
+    from markdown_it import MarkdownIt
+    tokens = MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(md)
+    return [*tokens, *(c for t in tokens for c in (t.children or []))]
+
+
+@pytest.mark.parametrize("place", PLACES)
+def test_markdown_keeps_hostile_text_as_text(place: str, tmp_path: Path) -> None:
+    """Raw HTML, links, emphasis and line breaks in any text of the file reach the .md as text:
+    the same headings, paragraphs and table rows as the plain rulebook, and no HTML or link."""
+    plain = [t.type for t in _rendered(render(_hostile_variant(tmp_path, place, "plain words")))]
+    refused = []
+    for text in PAYLOADS:
+        if place == "flag" and ('"' in text or "\\" in text):
+            continue  # not a string of the language
+        try:
+            md = render(_hostile_variant(tmp_path, place, text))
+        except VariantError as err:
+            refused.append((place, text, str(err)))
+            continue
+        tokens = _rendered(md)
+        kinds = [t.type for t in tokens]
+        assert not {"html_block", "html_inline", "link_open", "image"} & set(kinds), (place, text, md)
+        for kind in ("heading_open", "tr_open", "paragraph_open", "list_item_open", "em_open", "strong_open",
+                     "s_open", "code_inline", "hr", "blockquote_open", "code_block", "fence"):
+            assert kinds.count(kind) == plain.count(kind), (place, text, kind, md)
+        assert not re.search(r"(?<!\\)(:(?=//)|\bwww\.|@)", md), (place, text)  # no bare link for GitHub
+        html_out = render(_hostile_variant(tmp_path, place, text), "html")
+        assert "<script>alert" not in html_out and "<img" not in html_out and "<svg" not in html_out
+    assert refused == [], refused

@@ -44,7 +44,7 @@ def test_teams_opposite_needs_four_players_or_more(tmp_path: Path) -> None:
     path.write_text("extends: classic\nname: t\nplayers: {min: 2, max: 10}\nteams: opposite\n", encoding="utf-8")
     with pytest.raises(Exception) as err:
         load_variant(path)
-    assert "4 or more" in str(err.value) and "set players: {min: 4, max: 4}" in str(err.value)
+    assert "at least 4" in str(err.value) and "set players: {min: 4, max: 4}" in str(err.value)
 
 
 @pytest.mark.parametrize("args", [

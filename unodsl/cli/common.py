@@ -33,7 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine.game import Game
-from ..errors import Diagnostic, VariantError
+from ..errors import Diagnostic, VariantError, shown, shown_lines
 from ..players.bots import AgentSpecError, agent_specs
 from ..tools.cluster import Cluster, ClusterUnavailable, check_cluster
 from ..tools.save import Save, SaveError, load_save, load_saved_variant
@@ -46,9 +46,19 @@ EXIT_INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT), as shells report it
 
 
 class Console(rich.console.Console):
-    """rich's Console, but a reader that stops early (`unodsl run … | head`) raises
-    BrokenPipeError, which the command group turns into a quiet exit 0 (rich's own
-    handler exits 1)."""
+    """rich's Console, but every text it prints passes through the one sanitiser of
+    terminal text (errors.shown: no control character or escape from a file reaches
+    the terminal), `:name:` is never an emoji, and a reader that stops early (`unodsl
+    run … | head`) raises BrokenPipeError, which the command group turns into a quiet
+    exit 0 (rich's own handler exits 1). Text from a file is escaped (`escape`) where
+    it is put into markup, or printed with markup=False."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(shown_lines(o) if isinstance(o, str) else o for o in objects), **kwargs)
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
@@ -75,9 +85,9 @@ class OutputPath(click.ParamType):  # type: ignore[type-arg]  # (generic only in
                 with tempfile.NamedTemporaryFile(dir=path):  # can a file be made in it?
                     pass
             elif path.is_dir():
-                self.fail(f"{escape_text(value)} is a folder, not a file to write", param, ctx)
+                self.fail(f"{shown(value)} is a folder, not a file to write", param, ctx)
             elif not path.parent.is_dir():
-                self.fail(f"cannot write {escape_text(value)}: the folder {escape_text(str(path.parent))} "
+                self.fail(f"cannot write {shown(value)}: the folder {shown(str(path.parent))} "
                           "does not exist", param, ctx)
             elif path.exists():
                 with path.open("a"):
@@ -87,13 +97,9 @@ class OutputPath(click.ParamType):  # type: ignore[type-arg]  # (generic only in
                 path.unlink()
         except OSError as err:
             why = err.strerror or type(err).__name__
-            self.fail(f"cannot write {escape_text(value)}: {why.lower()}", param, ctx)
+            self.fail(f"cannot write {shown(value)}: {why.lower()}", param, ctx)
         return str(value)
 
-
-def escape_text(text: str) -> str:
-    """A path or name from the user, on one line of printable characters."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 allow_option = click.option(
     "--allow", "allow", multiple=True, metavar="DIR", type=click.Path(file_okay=False),
@@ -151,7 +157,7 @@ def game_setup(variant: str, option: tuple[str, ...], players: int | None, seed:
         sys.exit(EXIT_INVALID)
     n = players or default_players(v)
     if not v.min_players <= n <= v.max_players:
-        raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
+        raise click.UsageError(f"{shown(v.name)} is for {v.min_players}–{v.max_players} players, not {n}")
     return v, n, random.SystemRandom().randrange(1_000_000) if seed is None else seed
 
 
@@ -159,7 +165,7 @@ def print_diagnostics(diags: list[Diagnostic], console: Console) -> None:
     """Each diagnostic as `file:line:col: severity: message`, with its hint below."""
     for d in diags:
         color = "red" if d.severity == "error" else "yellow"
-        console.print(f"[bold]{escape(str(d.pos))}[/]: [{color}]{d.severity}[/]: {escape(d.message)}",
+        console.print(f"[bold]{escape(shown(str(d.pos)))}[/]: [{color}]{d.severity}[/]: {escape(d.message)}",
                       markup=True, highlight=False, soft_wrap=True)
         if d.hint:
             console.print(f"  hint: {d.hint}", soft_wrap=True, markup=False)

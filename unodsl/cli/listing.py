@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import VariantError
+from ..errors import VariantError, shown
 from ..variant.load import load_variant
 from ..variant.resolve import resolve, shipped_names
 
@@ -21,6 +21,6 @@ def list_command() -> None:
     for name in names:
         try:
             v = load_variant(name)
-            click.echo(f"{name:<{width}} {v.name} ({v.min_players}–{v.max_players} players) {resolve(name)}")
+            click.echo(shown(f"{name:<{width}} {v.name} ({v.min_players}–{v.max_players} players) {resolve(name)}"))
         except VariantError:
-            click.echo(f"{name:<{width}} (invalid: run `unodsl validate {Path(resolve(name))}`)")
+            click.echo(shown(f"{name:<{width}} (invalid: run `unodsl validate {Path(resolve(name))}`)"))

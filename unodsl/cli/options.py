@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..errors import VariantError
+from ..errors import VariantError, shown_lines
 from ..variant.load import load_variant
 from ..variant.model import Option, Variant
 from ..variant.resolve import shipped_names
@@ -30,7 +30,7 @@ def options_command(variants: tuple[str, ...]) -> None:
             print_diagnostics(err.diagnostics, Console(stderr=True, highlight=False))
             failed = True
             continue
-        click.echo(("\n" if i else "") + describe(name, v))
+        click.echo(("\n" if i else "") + shown_lines(describe(name, v)))
     if failed:
         sys.exit(EXIT_INVALID)
 

@@ -44,7 +44,7 @@ def replay(log_file: str, variant: str | None, until: int | None, verbose: int, 
         listeners: list[Listener] = []
         if verbose:
             listeners.append(Narrator(log.names(), console.print, verbose > 1))
-        console.print(_title(log))
+        console.print(_title(log), soft_wrap=True)
         result = lib.replay(log, variant, until, listeners)
     except VariantError as err:
         print_diagnostics(err.diagnostics, errors)

@@ -92,9 +92,9 @@ def run(variant: str | None, players: int | None, seed: int | None, agents: str,
     table = [b.name for b in bots]
     names = [f"P{p + 1} ({table[p]})" for p in range(n)]
     on = chosen_options(v)
-    console.print(f"[bold]{v.name}[/] — {n} players, seed {seed}"
+    console.print(f"[bold]{escape(v.name)}[/] — {n} players, seed {seed}"
                   + (f", agent seed {agent_seed}" if agent_seed != seed else "")
-                  + (f", options: {', '.join(on)}" if on else ""))
+                  + (f", options: {escape(', '.join(on))}" if on else ""))
     narrator = Narrator(names, console.print, verbose)
     events = EventLog()
     game: Game | None = None
@@ -141,7 +141,7 @@ def run(variant: str | None, players: int | None, seed: int | None, agents: str,
         if save_file is not None:
             console.print(f"saved to {escape(save_file)}; go on with: unodsl run --resume {escape(save_file)}")
         if log_file:
-            console.print(f"event log: {log_file}")
+            console.print(f"event log: {escape(log_file)}")
         if interrupted:
             sys.exit(EXIT_INTERRUPTED)
         return
@@ -150,7 +150,7 @@ def run(variant: str | None, players: int | None, seed: int | None, agents: str,
     if save_file is not None:
         console.print(f"saved to {escape(save_file)}")
     if log_file:
-        console.print(f"event log: {log_file}")
+        console.print(f"event log: {escape(log_file)}")
 
 
 def _saved_agents(saved: Save) -> list[str]:
@@ -167,5 +167,5 @@ def _resume(saved: Save, v: Variant, bots: Sequence[Agent], console: Console, na
     """The saved game rebuilt, its bots caught up, and a line saying where it stands."""
     game = restore(saved, v)
     catch_up(saved, v, bots)
-    console.print(position(game, names))
+    console.print(position(game, names), markup=False)
     return game

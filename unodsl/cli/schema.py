@@ -5,18 +5,21 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import sys
 from pathlib import Path
 
 import click
 
 from ..errors import Diagnostic, Pos
+from ..errors import shown as _shown
 from ..variant.schema import OVERLAY_SCHEMA_FILE, SCHEMA_FILE, overlay_schema, schema, schema_text
 from .common import EXIT_INVALID
 
 # The first line of a variant that points yaml-language-server (and editors using it) at a schema.
 HEADER = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 _EXTENDS = re.compile(r"^extends\s*:", re.MULTILINE)
+MOST_READ = 1_000_000  # a variant file is at most 1 MB (variant/source.py), a schema far less
 
 
 class WriteError(Exception):
@@ -77,14 +80,10 @@ def _is_dir(path: Path) -> bool:
 
 def _for_variant(variant: Path) -> tuple[Path, str]:
     """The file a variant's `$schema=` header names, or a schema next to it when it has none."""
-    try:
-        text = variant.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise WriteError(Pos(str(variant), 1, 1), "no such file") from None
-    except UnicodeDecodeError:
-        raise WriteError(Pos(str(variant), 1, 1), "can't be read as UTF-8 text") from None
-    except OSError as err:
-        raise WriteError(Pos(str(variant), 1, 1), f"can't be read: {err.strerror or err}") from None
+    text = _read_small(variant, Pos(str(variant), 1, 1))
+    if text is None:
+        raise WriteError(Pos(str(variant), 1, 1), "not a regular file of at most 1 MB",
+                         "give a variant file (a link is followed to one)")
     overlay = bool(_EXTENDS.search(text))
     first = text.split("\n", 1)[0]
     match = HEADER.fullmatch(first.strip())
@@ -106,6 +105,11 @@ def _for_variant(variant: Path) -> tuple[Path, str]:
         what = "extends another, so it needs" if overlay else "does not extend another, so it needs"
         raise WriteError(pos, f"this file {what} {expected}, but its header names {path.name}",
                          f"name …/{expected}")
+    if not _beside(variant, path):
+        raise WriteError(pos, f"the $schema header names {_shown(named)}, outside the variant's folder; "
+                         "unodsl writes a schema only in that folder or below it",
+                         f"name a path inside it, e.g. $schema={OVERLAY_SCHEMA_FILE if overlay else SCHEMA_FILE}, "
+                         "or write the schema elsewhere with `unodsl schema --write DIR`")
     return path, ""
 
 
@@ -129,10 +133,14 @@ def _write(path: Path, text: str) -> None:
 def _replace(path: Path, text: str, pos: Pos) -> None:
     if not path.parent.is_dir():
         raise WriteError(pos, f"no folder {_shown(str(path.parent))}", "create it first")
+    if path.is_symlink():  # a link (dangling or not) would have us write where it points
+        raise WriteError(pos, "the file is a symbolic link; unodsl does not write through links",
+                         "remove the link, or write the schema elsewhere")
     if path.exists():
+        body = _read_small(path, pos)
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
+            old = json.loads(body) if body is not None else None
+        except (ValueError, RecursionError):
             old = None
         if not (isinstance(old, dict) and old.get("$id") in (schema()["$id"], overlay_schema()["$id"])):
             raise WriteError(pos, "the file exists and is not a unodsl schema; not overwritten",
@@ -140,6 +148,32 @@ def _replace(path: Path, text: str, pos: Pos) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _shown(text: str) -> str:
-    """A path as it may be printed: control characters escaped, never sent raw to a terminal."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+def _read_small(path: Path, pos: Pos) -> str | None:
+    """The text of a regular file of at most MOST_READ bytes, else None (a device, a FIFO, a
+    folder: never opened, so nothing hangs or fills memory)."""
+    try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MOST_READ:
+            return None
+        with path.open("rb") as f:
+            data = f.read(MOST_READ + 1)
+    except FileNotFoundError:
+        raise WriteError(pos, "no such file") from None
+    except (OSError, RuntimeError) as err:
+        raise WriteError(pos, f"can't be read: {getattr(err, 'strerror', None) or err}") from None
+    if len(data) > MOST_READ:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WriteError(pos, "can't be read as UTF-8 text") from None
+
+
+def _beside(variant: Path, path: Path) -> bool:
+    """Whether `path` is in the folder of `variant` or below it (links followed, `..` resolved)."""
+    try:
+        home = variant.parent.resolve()
+        return path.parent.resolve().is_relative_to(home)
+    except (OSError, RuntimeError, ValueError):
+        return False
+

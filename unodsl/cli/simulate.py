@@ -148,7 +148,7 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
         console = Console(highlight=False, width=80, soft_wrap=True)  # prose lines are not cut
     report(console, runs, figs, comparison)
     for path in charts:
-        console.print(f"chart: {path}")
+        console.print(f"chart: {escape(str(path))}")
     if failed:
         sys.exit(EXIT_INVALID)
 
@@ -181,9 +181,9 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
     for tag, run, f in zip(tags, runs, figs, strict=True):
         games = f["mode"] == "games"
         seats = _seats(f)
-        opts = f", options: {', '.join(f['variant']['options'])}" if f["variant"]["options"] else ""
+        opts = f", options: {escape(', '.join(f['variant']['options']))}" if f["variant"]["options"] else ""
         lead = f"[bold]{tag}[/] = " if tag else ""
-        console.print(f"{lead}[bold]{run.name}[/]{opts} — {f['count']:,} {f['mode']}, {f['players']} players "
+        console.print(f"{lead}[bold]{escape(run.name)}[/]{opts} — {f['count']:,} {f['mode']}, {f['players']} players "
                       f"({seats}), seed {f['seed']}")
         t = f["timing"]
         console.print(f"  played in {t['seconds']:.1f} s with {t['workers']} worker(s): "
@@ -229,7 +229,7 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
             if games:
                 cells.append(_pct(f["wins"]["game_by_seat"][p]))
             cells.append(_pct(f["wins"]["round_by_seat"][p]))
-        table.add_row(f"P{p + 1}" + (f" {figs[0]['agents'][p]}" if fixed else ""), *cells)
+        table.add_row(f"P{p + 1}" + (f" {escape(figs[0]['agents'][p])}" if fixed else ""), *cells)
     console.print(table)
     mixed = len(set(figs[0]["agents"])) > 1
     if fixed and mixed:
@@ -261,7 +261,7 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
                 if games:
                     cells.append(_pct(mine["games"]))
                 cells.append(_pct(mine["rounds"]))
-            table.add_row(agent["agent"], f"{agent['seats']} of {figs[0]['players']} "
+            table.add_row(escape(agent["agent"]), f"{agent['seats']} of {figs[0]['players']} "
                                           f"({100 * agent['fair_share']:.1f}%)", *cells)
         console.print(table)
         if fixed:
@@ -280,7 +280,7 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
             ci = k["per_round_ci95"]
             cells += [f"{100 * k['share']:.1f}%",
                       _num(k["per_round"]) + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")]
-        table.add_row(kind, *cells)
+        table.add_row(escape(kind), *cells)
     table.add_row("all", *[c for f in figs for c in ("100%", _num(f["cards_played"]["per_round"]))])
     console.print(table)
 

@@ -13,7 +13,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from ..errors import UnoDslError, VariantError
+from ..errors import UnoDslError, VariantError, shown
 from ..tools import plots
 from ..tools import sweep as lib
 from ..tools.plots import PlotUnavailable
@@ -141,7 +141,7 @@ def sweep(variants: tuple[str, ...], games: int | None, rounds: int | None, play
             console = Console(highlight=False, width=80, soft_wrap=True)
         report(console, result, figs, unit, seed)
         for path in charts:
-            console.print(f"chart: {path}")
+            console.print(f"chart: {escape(str(path))}")
     if failed:
         sys.exit(EXIT_INVALID)
 
@@ -171,12 +171,12 @@ def report(console: Console, result: lib.Sweep, figs: dict[str, Any], unit: str,
                   "(the same seeds in every cell)")
     fixed = figs["grid"]["fixed_options"]
     if fixed:
-        console.print(f"  in every cell: {', '.join(f'{k}={v}' for k, v in fixed.items())}")
+        console.print(f"  in every cell: {', '.join(f'{k}={v}' for k, v in fixed.items())}", markup=False)
     table = report_table("Cells (base: the first value of every axis, at each player count)",
                          "#", "variant and options", "agents", "players", "base")
     for c in cells:
         rules = _short(c["variant"]) + "".join(f" {k}={v}" for k, v in c["options"].items())
-        table.add_row(str(c["cell"]), rules, ",".join(c["agents"]), str(c["players"]),
+        table.add_row(str(c["cell"]), escape(shown(rules)), escape(",".join(c["agents"])), str(c["players"]),
                       "base" if c["base"] is None else f"#{c['base']}")
     console.print(table)
 
@@ -217,7 +217,7 @@ def report(console: Console, result: lib.Sweep, figs: dict[str, Any], unit: str,
         table = report_table(f"Wins by agent ({what}, 95% CI)", "#", "agent", "seats", "win rate")
         for c in cells:
             for a, row in zip(c["figures"]["wins"]["by_agent"], c["summary"]["agents"], strict=True):
-                table.add_row(str(c["cell"]), a["agent"], f"{a['seats']} of {c['players']}", pct(row))
+                table.add_row(str(c["cell"]), escape(a["agent"]), f"{a['seats']} of {c['players']}", pct(row))
         console.print(table)
 
     for c in cells:

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..errors import Diagnostic
+from ..errors import Diagnostic, shown
 from ..variant.load import validate_file
 from .common import EXIT_INVALID, EXIT_OK, Console, allow_option, print_diagnostics
 
@@ -38,9 +38,9 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool, allow: tuple[str, .
         if fmt == "text":
             print_diagnostics(new, console)
             if not diags:
-                click.echo(f"{name}: ok")
+                click.echo(f"{shown(name)}: ok")
             elif not new:
-                click.echo(f"{name}: {'invalid' if failing else 'warnings'}: see above (in a file it extends)")
+                click.echo(f"{shown(name)}: {'invalid' if failing else 'warnings'}: see above (in a file it extends)")
     if fmt == "json":
         click.echo(json.dumps([{"file": d.pos.file, "line": d.pos.line, "column": d.pos.col,
                                 "severity": d.severity, "message": d.message, "hint": d.hint}
@@ -49,8 +49,8 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool, allow: tuple[str, .
         for d in everything:
             level = "error" if d.severity == "error" or strict else "warning"
             text = d.message + (f"\nhint: {d.hint}" if d.hint else "")
-            click.echo(f"::{level} file={_gh(d.pos.file, True)},line={d.pos.line},col={d.pos.col},"
-                       f"title=unodsl::{_gh(text)}")
+            click.echo(shown(f"::{level} file={_gh(d.pos.file, True)},line={d.pos.line},col={d.pos.col},"
+                             f"title=unodsl::{_gh(text)}"))
     sys.exit(EXIT_INVALID if bad else EXIT_OK)
 
 

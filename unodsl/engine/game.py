@@ -25,6 +25,7 @@ from operator import attrgetter
 from typing import Any, Protocol
 
 from ..errors import GameError, IllegalAction, Pos, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
+from ..lang.compile import MAX_INT
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Lambda, Program, Step
 from ..variant.model import Face, Rule, Variant
 from .actions import (
@@ -1212,10 +1213,14 @@ class Game:
         return [0 if team_of[q] == won else totals[team_of[q]] for q in range(self.n)]
 
     def add_score(self, p: int, points: int) -> None:
-        """Add `points` to `p`'s score: with teams, to every score of `p`'s team."""
+        """Add `points` to `p`'s score: with teams, to every score of `p`'s team. A score
+        past MAX_INT is a runaway (it doubled every play) and stops the game."""
         for q in range(self.n) if self.team_of is not None else (p,):
             if self.team(q) == self.team(p):
-                self.scores[q] += points
+                score = self.scores[q] + points
+                if not -MAX_INT <= score <= MAX_INT:
+                    raise RuntimeFault(f"a score grew past {MAX_INT:,} (the most a game may count)")
+                self.scores[q] = score
 
     def _turn_options(self, p: int) -> tuple[Any, ...]:
         try:  # free unless a condition fails
@@ -1431,6 +1436,8 @@ class Game:
             gained[w] = 0
         for q in range(self.n):
             self.scores[q] += gained[q]
+        if max(map(abs, self.scores)) > MAX_INT:
+            raise GameError(f"a score grew past {MAX_INT:,} (the most a game may count) in round {self.round}")
         if "round_end" in self._watch:
             self.emit("round_end", {"player": w, "points": gained, "team": self.team(w)})
 

@@ -13,6 +13,8 @@ exactly the frames the generic loop leaves, so a stopped game is the same value.
 
 from __future__ import annotations
 
+import re
+
 from ..lang.compile import Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
 from ..variant.model import Rule, Variant
@@ -339,7 +341,15 @@ class _Lines:
         return "\n".join(self.lines)
 
 
+# What Python reads as a source encoding declaration in a comment (PEP 263: `coding:` or
+# `coding=`, as in `-*- coding: latin-1 -*-` or vim's `fileencoding=`).
+_CODING = re.compile(r"(coding)([:=])", re.IGNORECASE)
+
+
 def _comment(text: str) -> str:
-    """A variant's text on one comment line: printable characters only, no line breaks."""
+    """A variant's text on one comment line: printable characters only, no line breaks, and
+    never an encoding declaration (`coding:x` → `coding :x`), so the module printed by
+    `unodsl compile` is the same code when saved to a file and run."""
     one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-    return one if len(one) <= 100 else one[:99] + "…"
+    one = one if len(one) <= 100 else one[:99] + "…"
+    return _CODING.sub(r"\1 \2", one)

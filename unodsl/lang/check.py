@@ -534,8 +534,11 @@ class Checker:
                                      "write it as x -> expression")
                 self.scopes.append({})
                 self.bind(arg.param, ELEMENT.get(first_type, "any"), arg.at)
-                self.check(arg.body, in_lambda=True, value_only=True)
+                body = self.check(arg.body, in_lambda=True, value_only=True)
                 self.scopes.pop()
+                if p.name in ("test", "answer") and not fits(body, "bool"):  # a condition, not a value
+                    raise CheckError(f"{node.func}()'s {p.name!r} is a condition (true or false); "
+                                     f"{show(arg.body)} is {body}", arg.body.at, "compare it, e.g. c -> c.rank == 7")
                 self.ctx.types[id(arg)] = "fn"
                 continue
             t = self.check(arg, in_lambda=in_lambda, value_only=value_only)
@@ -574,6 +577,9 @@ class Checker:
                 what = str(count) if isinstance(arg, ast.Literal) else f"{show(arg)} = {count}, which"
                 raise CheckError(f"{node.func}(): {what} is more than {MAX_COUNT:,}", arg.at,
                                  f"counts in effects are limited to {MAX_COUNT:,}")
+        if prim.elem and first_type not in (*ELEMENT, "any", "none"):  # filter("abc", …), random_pick(7)
+            raise CheckError(f"{node.func}() picks from a list of cards or players; got {first_type}",
+                             given[params[0].name].at, f"usage: {prim.usage()}")
         if prim.elem == "same":
             return first_type if first_type in ELEMENT else "any"
         if prim.elem == "element":

@@ -47,6 +47,24 @@ def depth(root: ast.Node) -> int:
     return deepest
 
 
+LOOPS = (ast.For, ast.While, ast.Repeat)
+
+
+def deepest_loop(root: ast.Node) -> tuple[int, ast.Node | None]:
+    """How many loops (`for`, `while`, `repeat`) the most deeply nested one is inside, itself
+    counted, and that loop (None when there is no loop)."""
+    deepest: tuple[int, ast.Node | None] = (0, None)
+    stack: list[tuple[ast.Node, int]] = [(root, 0)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, LOOPS):
+            d += 1
+            if d > deepest[0]:
+                deepest = (d, node)
+        stack += [(child, d) for child in children(node)]
+    return deepest
+
+
 def start(node: ast.Node) -> ast.At:
     """Where an expression's text begins: its leftmost token (an Attr is at its name)."""
     return min(n.at for n in nodes(node))

@@ -149,23 +149,36 @@ class AgentSpecError(UnoDslError):
     """An agent spec that names no agent, or gives it a parameter it does not take."""
 
 
-def _whole(name: str, text: str, least: int) -> int:
+# The most a parameter may ask for: a search that would not end in a day is a mistake
+# (a save or a command line asking for 10**12 iterations hung), and is refused.
+MOST_ITERATIONS = 100_000
+MOST_ROLLOUT_TURNS = 10_000
+MOST_SECONDS = 3_600.0
+
+
+def _whole(name: str, text: str, least: int, most: int) -> int:
     try:
-        value = int(text)
+        value = int(text) if len(text) <= 20 else None
     except ValueError:
-        raise AgentSpecError(f"{name} must be a whole number, not {text!r}") from None
+        value = None
+    if value is None:
+        raise AgentSpecError(f"{name} must be a whole number, not {text[:40]!r}" + ("…" if len(text) > 40 else ""))
     if value < least:
         raise AgentSpecError(f"{name} must be at least {least}, not {value}")
+    if value > most:
+        raise AgentSpecError(f"{name} must be at most {most:,}, not {value:,}")
     return value
 
 
-def _number(name: str, text: str, positive: bool) -> float:
+def _number(name: str, text: str, positive: bool, most: float = 1e9) -> float:
     try:
-        value = float(text)
+        value = float(text) if len(text) <= 40 else math.nan
     except ValueError:
-        raise AgentSpecError(f"{name} must be a number, not {text!r}") from None
+        raise AgentSpecError(f"{name} must be a number, not {text[:40]!r}") from None
     if not math.isfinite(value) or value < 0 or (positive and value == 0):
-        raise AgentSpecError(f"{name} must be {'more than 0' if positive else '0 or more'}, not {text}")
+        raise AgentSpecError(f"{name} must be {'more than 0' if positive else '0 or more'}, not {text[:40]}")
+    if value > most:
+        raise AgentSpecError(f"{name} must be at most {most:,g}, not {text[:40]}")
     return value
 
 
@@ -188,11 +201,11 @@ PARAMETERS: dict[str, dict[str, Callable[[str, str], Any]]] = {
     "greedy": {},
     "expert": {},
     "ismcts": {
-        "iterations": lambda n, t: _whole(n, t, 1),
-        "seconds": lambda n, t: _number(n, t, positive=True),
+        "iterations": lambda n, t: _whole(n, t, 1, MOST_ITERATIONS),
+        "seconds": lambda n, t: _number(n, t, positive=True, most=MOST_SECONDS),
         "c": lambda n, t: _number(n, t, positive=False),
         "rollout": _rollout,
-        "rollout_turns": lambda n, t: _whole(n, t, 1),
+        "rollout_turns": lambda n, t: _whole(n, t, 1, MOST_ROLLOUT_TURNS),
         "prior": lambda n, t: _number(n, t, positive=False),
         "infer": _yes_no,
         "opponents": _rollout,

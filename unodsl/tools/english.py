@@ -22,6 +22,7 @@ from ..engine.primitives import REGISTRY
 from ..lang import ast
 from ..lang.check import show
 from ..lang.parse import parse
+from .inline import code, lit
 
 # -- words -------------------------------------------------------------------
 
@@ -60,7 +61,7 @@ def possessive(who: str) -> str:
 
 def quote(node: ast.Node) -> str:
     """The fallback: the expression as written."""
-    return f"`{show(node, 200)}`"
+    return code(show(node, 200))
 
 
 def capitalise(text: str) -> str:
@@ -318,7 +319,7 @@ class English:
             return self.fields[name]
         if name in NAMES:
             return NAMES[name].format(poss=possessive(self.player))
-        return f"`{name}`"
+        return code(name)
 
     # -- noun phrases --------------------------------------------------------
     def value(self, node: ast.Node) -> str:
@@ -330,7 +331,7 @@ class English:
             case ast.Literal(value=int() as n):
                 return str(n)
             case ast.Literal(value=str() as s):
-                return humanise(s) if s in self.kinds else f"“{words(s)}”"
+                return humanise(s) if s in self.kinds else f"“{lit(words(s))}”"
             case ast.Name(id=name):
                 return self.name(name)
             case ast.Attr(obj=obj, name=attr):
@@ -957,7 +958,7 @@ def choose_card_(e: English, a: Args) -> Said:
 def ask_(e: English, a: Args) -> Said:
     who = e.value(a["who"])
     q = a["question"]
-    question = words(q.value) if isinstance(q, ast.Literal) and isinstance(q.value, str) else e.value(q)
+    question = lit(words(q.value)) if isinstance(q, ast.Literal) and isinstance(q.value, str) else e.value(q)
     about = a["about"]
     shown = "" if isinstance(about, ast.Literal) and about.value is None else f", looking at {e.value(about)}"
     return Said(act=Clause(who, f"decide{{s}} whether to {question}{shown}"),
@@ -965,7 +966,7 @@ def ask_(e: English, a: Args) -> Said:
 
 
 def event_phrase(event: str) -> str:
-    return EVENT_PHRASES.get(event, f"`{event}` happens")
+    return EVENT_PHRASES.get(event, f"{code(event)} happens")
 
 
 def field_phrases(event: str) -> dict[str, str]:

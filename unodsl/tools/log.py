@@ -9,6 +9,7 @@ short can be told from a game left unfinished.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -20,6 +21,46 @@ from ..variant.model import Variant
 # 2: events written as they happen, bots drawing from the game's generator, an end line.
 # 3: bots draw from their own generator, not the game's.
 LOG_VERSION = 4  # 4: a choice's value is the card played or the action's word; game_end names every winner
+
+# What a log or a save written by unodsl never exceeds, checked before the data is used:
+# nesting (an event is an object of lists of cards: 4 deep), digits of a number (seeds,
+# counts, ids), and players at a table (the schema's most for `players.max`).
+MOST_DEPTH = 16
+MOST_DIGITS = 30
+MOST_PLAYERS = 100
+_NESTING = re.compile(r'"(?:\\.|[^"\\])*"|[\[\]{}]')
+
+
+class TooLarge(ValueError):
+    """A log or save line beyond the limits above; the message says which."""
+
+
+def read_json(text: str) -> Any:
+    """One JSON document of a log or a save, within the limits (TooLarge says which is
+    passed; json.JSONDecodeError for text that is not JSON)."""
+    if text.count("[") + text.count("{") > MOST_DEPTH:
+        depth = 0
+        for m in _NESTING.finditer(text):
+            token = m.group()
+            if token in "[{":
+                depth += 1
+                if depth > MOST_DEPTH:
+                    raise TooLarge(f"JSON nested more than {MOST_DEPTH} deep (at character {m.start() + 1})")
+            elif token in "]}":
+                depth -= 1
+
+    def whole(digits: str) -> int:
+        if len(digits.lstrip("-")) > MOST_DIGITS:
+            raise TooLarge(f"a number of {len(digits.lstrip('-')):,} digits (at most {MOST_DIGITS})")
+        return int(digits)
+
+    def constant(name: str) -> Any:
+        raise TooLarge(f"{name} is not a number a log or save holds")
+
+    try:
+        return json.loads(text, parse_int=whole, parse_constant=constant)
+    except RecursionError:  # nesting hidden from the count above (it cannot be, but never a traceback)
+        raise TooLarge(f"JSON nested more than {MOST_DEPTH} deep") from None
 
 
 def plain(value: Any) -> Any:

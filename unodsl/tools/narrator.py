@@ -185,7 +185,7 @@ class Narrator:
 
     def on_cards_moved(self, d: dict[str, Any]) -> None:
         if self.verbose:
-            self.say(f"    {d['count']} card(s) move from {d['source']} to {d['target']}")
+            self.say(f"    {d['count']} card(s) move from {escape(str(d['source']))} to {escape(str(d['target']))}")
 
     def on_choice(self, d: dict[str, Any]) -> None:
         kind, value, prompt = d["kind"], d["value"], d.get("prompt", "")
@@ -214,7 +214,7 @@ class Narrator:
         self.say(f"    {self.who(d['player'])} shows {card_text(d['card'])} to everyone")
 
     def on_eliminated(self, d: dict[str, Any]) -> None:
-        self.say(f"    {self.who(d['player'])} is out of the round ({d['count']} card(s) to {d['zone']})")
+        self.say(f"    {self.who(d['player'])} is out of the round ({d['count']} card(s) to {escape(str(d['zone']))})")
 
     def on_round_end(self, d: dict[str, Any]) -> None:
         w = d["player"]

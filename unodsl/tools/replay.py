@@ -25,7 +25,7 @@ from ..engine.game import MAX_TURNS, Game, Listener
 from ..errors import IllegalAction, Pos, UnoDslError, VariantError
 from ..variant.load import load_variant
 from ..variant.model import Variant
-from .log import LOG_VERSION, event_line, plain
+from .log import LOG_VERSION, MOST_PLAYERS, TooLarge, event_line, plain, read_json
 
 
 class LogError(UnoDslError):
@@ -159,9 +159,11 @@ def _end(line: dict[str, Any], count: int, number: int, where: str) -> dict[str,
 
 def _header(line: str, where: str) -> dict[str, Any]:
     try:
-        header = json.loads(line)
+        header = read_json(line)
     except json.JSONDecodeError:
         header = None
+    except TooLarge as err:
+        raise LogError(f"{where}line 1 is not a header unodsl writes: {err}") from None
     if not isinstance(header, dict) or "unodsl_log" not in header:
         raise LogError(f'{where}line 1 is not a unodsl log header (it starts with {{"unodsl_log": 1, …}})')
     if header["unodsl_log"] != LOG_VERSION:
@@ -176,6 +178,8 @@ def _header(line: str, where: str) -> dict[str, Any]:
         if not isinstance(value, kind) or isinstance(value, bool):
             raise LogError(f"{where}the header's {key!r} should be {'a number' if kind is int else 'a list'}, "
                            f"not {json.dumps(value)}")
+    if not 1 <= header["players"] <= MOST_PLAYERS:
+        raise LogError(f"{where}the header's 'players' is {header['players']:,}; a table has 1 to {MOST_PLAYERS}")
     start = header.get("start_actions", [])
     if not isinstance(start, list) or not all(a is None or isinstance(a, bool | int | str) for a in start):
         raise LogError(f"{where}the header's 'start_actions' should be a list of answers (card ids, words, "
@@ -190,10 +194,12 @@ def _header(line: str, where: str) -> dict[str, Any]:
 
 def _event(line: str, number: int, is_last: bool, where: str) -> dict[str, Any]:
     try:
-        event = json.loads(line)
+        event = read_json(line)
     except json.JSONDecodeError as err:
         cut = " (the last line is cut short: the log is truncated)" if is_last else ""
         raise LogError(f"{where}line {number} is not valid JSON (at column {err.colno}){cut}") from None
+    except TooLarge as err:
+        raise LogError(f"{where}line {number} is not an event unodsl writes: {err}") from None
     if not isinstance(event, dict) or not (isinstance(event.get("event"), str) or "end" in event):
         raise LogError(f'{where}line {number} is not an event (an object with "event": NAME)')
     return event

@@ -25,6 +25,7 @@ from ..variant.model import Face, Option, Variant
 from ..variant.options import Chosen, apply_patches, choose, declare
 from ..variant.resolve import load_tree, shipped_dir
 from .english import English, event_phrase, field_phrases, humanise
+from .inline import code, html_inline, lit, markdown_inline, one_line, unmarked
 
 # -- the document --------------------------------------------------------------
 
@@ -88,14 +89,14 @@ class _Book:
         return English(frozenset(self.v.kinds), player=player, card=card, fields=dict(fields or {}))
 
     def blocks(self) -> list[Block]:
-        out: list[Block] = [Heading(1, self.v.name)]
+        out: list[Block] = [Heading(1, lit(self.v.name))]
         if self.d.get("description"):
-            out.append(Para(str(self.d["description"])))
-        on = [humanise(o.name) for o in self.v.options if o.enabled]
-        made = f"Generated from `{Path(self.v.file).name}` by `unodsl rulebook`"
+            out.append(Para(lit(str(self.d["description"]))))
+        on = [lit(humanise(o.name)) for o in self.v.options if o.enabled]
+        made = f"Generated from {code(Path(self.v.file).name)} by `unodsl rulebook`"
         made += f", with the options {', '.join(on)} switched on." if on else "."
         if self.d.get("source"):
-            made += f" Source: {self.d['source']}."
+            made += f" Source: {lit(str(self.d['source']))}."
         out.append(Para(f"*{made}*"))
         for section in (self.players, self.deck, self.setup, self.turn, self.cards, self.rules, self.scoring,
                         self.options):
@@ -119,17 +120,17 @@ class _Book:
         out: list[Block] = [Heading(2, "What you need")]
         sides = self.v.sides
         if len(sides) > 1:
-            names = join_words([f"a {s.name} face" for s in sides])
+            names = join_words([f"a {lit(s.name)} face" for s in sides])
             paired = ("which faces share a card is shuffled anew each game" if self.v.pairing == "shuffled"
                       else "the faces are paired in the order listed")
             out.append(Para(f"A deck of {self.v.deck_size} two-sided cards: each card has {names}; {paired}. "
-                            f"Play starts on the {sides[0].name} side."))
+                            f"Play starts on the {lit(sides[0].name)} side."))
         else:
             out.append(Para(f"A deck of {self.v.deck_size} cards."))
         for side in sides:
             if len(sides) > 1:
-                out.append(Heading(3, f"The {side.name} side"))
-            colours = ", ".join(side.colors)
+                out.append(Heading(3, f"The {lit(side.name)} side"))
+            colours = lit(", ".join(side.colors))
             out.append(Para(f"Colours: {colours}." if colours else "The cards have no colours."))
             out.append(self.deck_table(side.faces, side.colors))
         return out
@@ -143,7 +144,7 @@ class _Book:
             colours = [c for c in colors if any(f.color == c for f in group)]
             ranks = sorted({f.rank for f in group if f.rank is not None})
             points = self.v.kinds[kind].points
-            rows.append((humanise(kind), ", ".join(colours) or "—", ranges(ranks) or "—", str(len(group)),
+            rows.append((lit(humanise(kind)), lit(", ".join(colours)) or "—", ranges(ranks) or "—", str(len(group)),
                          "face value" if points == "rank" else str(points),
                          "yes" if self.v.kinds[kind].wild else ""))
         return Table(("Card", "Colours", "Ranks", "Count", "Points", "Wild"), tuple(rows), colour_column=1)
@@ -210,8 +211,8 @@ class _Book:
             if kind.wild:
                 facts.append("wild")
             if len(self.v.sides) > 1:
-                facts.append(f"on the {join_words(sides[name])} side" + ("s" if len(sides[name]) > 1 else ""))
-            out.append(Heading(3, f"{humanise(name)} ({', '.join(facts)})"))
+                facts.append(f"on the {lit(join_words(sides[name]))} side" + ("s" if len(sides[name]) > 1 else ""))
+            out.append(Heading(3, f"{lit(humanise(name))} ({', '.join(facts)})"))
             lines = []
             if spec.get("legal_if"):
                 lines.append(f"You may play it only if {e.condition(spec['legal_if'])}.")
@@ -219,7 +220,7 @@ class _Book:
             lines.append(effect)
             out.append(Para(" ".join(lines)))
             if kind.description:
-                out.append(Para(f"*The variant says:* {kind.description}"))
+                out.append(Para(f"*The variant says:* {lit(kind.description)}"))
         return out
 
     def rules(self) -> list[Block]:
@@ -234,7 +235,7 @@ class _Book:
                 when += f", if {e.condition(rule['if'])}"
             body = " ".join(e.program(rule["do"])) if rule.get("do") else "nothing happens."
             body = body[:1].lower() + body[1:] if body[:2] != body[:2].upper() else body
-            out += [Heading(3, str(rule.get("name", f"Rule {i + 1}"))), Para(f"{when}: {body}")]
+            out += [Heading(3, lit(str(rule.get("name", f"Rule {i + 1}")))), Para(f"{when}: {body}")]
         return out
 
     def scoring(self) -> list[Block]:
@@ -270,7 +271,8 @@ class _Book:
         out.append(Para("Switch an option on with `-o NAME`, or give a number option its value with "
                         "`-o NAME=VALUE` (`unodsl run`, `play`, `simulate`, `rulebook`)."))
         out.append(Items(tuple(
-            f"**{humanise(o.name)}** (`{o.name}`, {_setting(o)}): {o.description}" for o in self.v.options)))
+            f"**{lit(humanise(o.name))}** ({code(o.name)}, {lit(_setting(o))}): {lit(o.description)}"
+            for o in self.v.options)))
         return out
 
 
@@ -297,18 +299,24 @@ def join_words(items: list[str]) -> str:
 
 
 def markdown(blocks: Iterable[Block]) -> str:
+    """The rulebook as Markdown: text from the variant stays text (tools/inline.py), each block on its lines."""
     out: list[str] = []
+
+    def cell(text: str) -> str:
+        return markdown_inline(text).replace("|", "\\|")
+
     for b in blocks:
         match b:
             case Heading(level=level, text=text):
-                out += ["#" * level + " " + text, ""]
+                out += ["#" * level + " " + markdown_inline(text), ""]
             case Para(text=text):
-                out += [text, ""]
+                out += [markdown_inline(text, line_start=True), ""]
             case Items(items=items, ordered=ordered):
-                out += [f"{i}. {t}" if ordered else f"- {t}" for i, t in enumerate(items, 1)] + [""]
+                out += [(f"{i}. " if ordered else "- ") + markdown_inline(t, line_start=True)
+                        for i, t in enumerate(items, 1)] + [""]
             case Table(header=header, rows=rows):
-                out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-                out += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+                out += ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+                out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
                 out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -348,12 +356,7 @@ ERRORS_JS = ("window.onerror = function (m) { var e = document.getElementById('e
 _SAFE_COLOUR = re.compile(r"[a-z]+")
 
 
-def inline(text: str) -> str:
-    """Escape text, then turn `code`, **bold** and *italics* into elements."""
-    out = html.escape(text)
-    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
-    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
-    return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", out)
+inline = html_inline
 
 
 def _colours(cell: str) -> str:
@@ -366,6 +369,7 @@ def _colours(cell: str) -> str:
 
 def html_page(blocks: list[Block]) -> str:
     title = next((b.text for b in blocks if isinstance(b, Heading)), "Rulebook")
+    title = unmarked(title)
     body: list[str] = []
     for b in blocks:
         match b:
@@ -383,7 +387,7 @@ def html_page(blocks: list[Block]) -> str:
                     + "</tr>" for row in rows)
                 body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{html.escape(title)}</title>\n<script>{ERRORS_JS}</script>\n"
+            f"<title>{html.escape(one_line(title))}</title>\n<script>{ERRORS_JS}</script>\n"
             f"<style>{CSS}</style>\n</head>\n<body>\n<pre id=\"errors\"></pre>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")
 

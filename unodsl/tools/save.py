@@ -28,8 +28,10 @@ from typing import Any
 from ..engine.actions import decode_answer
 from ..engine.game import MAX_TURNS, Chooser, Game
 from ..errors import IllegalAction, Pos, UnoDslError, VariantError
+from ..players.bots import AgentSpecError, parse_agent
 from ..variant.load import load_variant
 from ..variant.model import Variant
+from .log import MOST_PLAYERS, TooLarge, read_json
 
 SAVE_VERSION = 1
 
@@ -96,10 +98,12 @@ def parse_save(text: str, path: Path | None = None) -> Save:
     """A save from its text (`path` names it in messages); SaveError if it is not one."""
     where = f"{path}: " if path is not None else ""
     try:
-        doc = json.loads(text)
+        doc = read_json(text)
     except json.JSONDecodeError as err:
         raise SaveError(f"{where}line {err.lineno}, column {err.colno}: not valid JSON ({err.msg}); "
                         "a save is one JSON object") from None
+    except TooLarge as err:
+        raise SaveError(f"{where}not a save unodsl writes: {err}") from None
     if not isinstance(doc, dict) or "unodsl_save" not in doc:
         raise SaveError(f'{where}not a unodsl save (a JSON object starting {{"unodsl_save": {SAVE_VERSION}, …}})')
     if doc["unodsl_save"] != SAVE_VERSION:
@@ -121,12 +125,22 @@ def parse_save(text: str, path: Path | None = None) -> Save:
     max_turns = field("max_turns", int, "a number", MAX_TURNS)
     if max_turns < 1 or players < 1:
         raise SaveError(f"{where}the save's 'players' and 'max_turns' should be at least 1")
+    if players > MOST_PLAYERS:
+        raise SaveError(f"{where}the save's 'players' is {players:,}; a table has at most {MOST_PLAYERS}")
     agents = field("agents", list, "a list of agent names", [])
     options = field("options", list, "a list of option names", [])
     values = field("option_values", dict, "an object of option names and numbers", {})
     actions = field("actions", list, "a list of answers")
     if not all(isinstance(a, str) for a in [*agents, *options]):
         raise SaveError(f"{where}the save's 'agents' and 'options' should be lists of names")
+    if len(agents) > players:
+        raise SaveError(f"{where}the save seats {len(agents):,} agents at {players} places")
+    for p, agent in enumerate(agents):
+        if agent != "human":
+            try:
+                parse_agent(agent)
+            except AgentSpecError as err:
+                raise SaveError(f"{where}the save's agent at P{p + 1}: {err}") from None
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
         raise SaveError(f"{where}the save's 'option_values' should map option names to numbers, "
                         f"not {json.dumps(values)}")

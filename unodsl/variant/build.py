@@ -119,10 +119,10 @@ class VariantBuilder:
             return None
         if raw == "opposite":
             if lo % 2 or hi % 2 or lo != hi or lo < 4:
-                seats = max(4, lo + lo % 2)
-                x.error(("teams",), "teams: opposite pairs each seat with the one across the table, so the table "
-                        f"needs one even number of players, 4 or more; players is {lo}–{hi}",
-                        f"set players: {{min: {seats}, max: {seats}}}")
+                even = max(4, lo + lo % 2)
+                x.error(("teams",), f"teams: opposite pairs each seat with the one across the table, so every "
+                        f"player count must be even and at least 4 (with 2, both are one team and nobody "
+                        f"opposes them); players is {lo}–{hi}", f"set players: {{min: {even}, max: {even}}}")
             return "opposite"
         teams = tuple(tuple(team) for team in raw)
         where: dict[int, int] = {}

@@ -7,6 +7,7 @@ at the whole file after the model is built.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,13 +21,23 @@ from ..lang.compile import Origins, compile_expr, compile_program
 from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
 from ..lang.signature import fits
-from ..lang.walk import depth, start
+from ..lang.walk import deepest_loop, depth, start
 from .source import Key, Source
 
 # The items of each kind of step that are programs themselves.
 _SUBPROGRAMS = {DO: (), LET: (), CHOOSE: (), IF: (2, 3), FOR: (3,), WHILE: (2,), REPEAT: (2,)}
 
 MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
+# Loops inside loops: a program is compiled to Python (engine/codegen.py), whose loops and
+# try blocks may nest at most 20 deep (CPython's static limit); deeper programs would pass
+# this check and fail to compile, so the language stops well below it.
+MAX_LOOPS = 10
+# The words and symbols of a file's expressions, in all: parsing is linear but not fast
+# (some 20,000 a second on a loaded machine; a 1 MB file of rules holds about 180,000), and
+# no variant comes near it (the largest shipped one has about 1,500), so a file past it is
+# refused at the expression that crosses it, before that one is parsed.
+MAX_TOKENS = 200_000
+_TOKENS = re.compile(r'"[^"]*"?|[A-Za-z_0-9]+|[^\sA-Za-z_0-9]')
 
 
 @lru_cache(maxsize=4096)
@@ -54,6 +65,7 @@ class Expressions:
     origins: Origins = field(default_factory=dict)  # each closure's tree, for the code generator
     conditions: list[Fn] = field(default_factory=list)  # every condition compiled …
     programs: list[Program] = field(default_factory=list)  # … and every program
+    tokens: int = 0  # words and symbols of the expressions parsed so far (MAX_TOKENS)
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -137,6 +149,16 @@ class Expressions:
 
     def parse(self, key: Key, text: str) -> ast.Node | None:
         """The syntax tree of the text at `key`, or None after reporting why not."""
+        if self.tokens > MAX_TOKENS:  # reported once, where it was crossed
+            return None
+        self.tokens += len(_TOKENS.findall(text))
+        if self.tokens > MAX_TOKENS:
+            self.diags.append(Diagnostic(self.at(key, 1, 1), f"the file's expressions hold more than "
+                                         f"{MAX_TOKENS:,} words and symbols in all (here: {self.tokens:,}); "
+                                         "the rest are not checked",
+                                         "a variant's expressions are short: use variables, rules and "
+                                         "apply(card) instead of long repeated text"))
+            return None
         deep = too_deep(text)
         if deep is not None:
             self.diags.append(Diagnostic(self.at(key, *deep), f"brackets are nested more than {MAX_NESTING} "
@@ -155,6 +177,13 @@ class Expressions:
         if node is None or depth(node) > MAX_NESTING:
             self.diags.append(Diagnostic(self.at(key, 1, 1), f"the expression nests more than {MAX_NESTING} "
                                          "levels deep", "split it using variables (x = …; …)"))
+            return None
+        loops, loop = deepest_loop(node)
+        if loops > MAX_LOOPS and loop is not None:
+            self.diags.append(Diagnostic(self.at(key, *loop.at), f"loops are nested more than {MAX_LOOPS} deep "
+                                         f"(this one is inside {loops - 1})",
+                                         "move the inner loops into a card's on_play and apply(...) it, or "
+                                         "combine loops (repeat a * b do …)"))
             return None
         return node
 

@@ -8,6 +8,7 @@ Each check adds diagnostics to the file's `Expressions`; none changes the model.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from ..errors import Diagnostic, Pos, did_you_mean
@@ -161,13 +162,21 @@ def _flags_set_by_options(options: Any) -> set[str]:
     expressions are checked only when the file is checked with it switched on."""
     found: set[str] = set()
     for text in (v for v in _leaves(options) if isinstance(v, str)):
-        try:
-            tree = parse_once(text) if too_deep(text) is None else None
-        except (LangSyntaxError, RecursionError):
-            tree = None
-        if tree is not None:
-            found |= {str(lit.value) for call, lit in _flag_calls(tree) if call.func == "flag"}
+        found |= _flags_set(text)
     return found
+
+
+@lru_cache(maxsize=4096)
+def _flags_set(text: str) -> frozenset[str]:
+    """The flags an expression's text sets; none for a text that is not an expression (an
+    option's description), remembered too: the file is checked once per option."""
+    try:
+        tree = parse_once(text) if too_deep(text) is None else None
+    except (LangSyntaxError, RecursionError):
+        tree = None
+    if tree is None:
+        return frozenset()
+    return frozenset(str(lit.value) for call, lit in _flag_calls(tree) if call.func == "flag")
 
 
 def _flag_calls(root: ast.Node) -> Iterator[tuple[ast.Call, ast.Literal]]:

@@ -77,6 +77,9 @@ def _check(src: Source, options: Chosen | None) -> Analysis:
 
 
 BACKENDS = ("compiled", "closures")
+# Keys and values checked again over all the option checks of validate_file (each a whole
+# check of the file, some 20 µs a value): past it, a file's options would take minutes.
+MAX_OPTION_WORK = 300_000
 
 
 def load_variant(name: str | Path, options: Chosen | None = None, allow: Iterable[str | Path] = (),
@@ -127,11 +130,21 @@ def _analyse(load: Callable[[], Source]) -> Analysis:
             return found
         diags = list(found.diagnostics)
         declared_options, _ = declare(src)
-        for opt in declared_options.values():
-            values = [True] if opt.type == "bool" else [v for v in (opt.min, opt.max) if v is not None]
-            for value in dict.fromkeys(v for v in values if v != opt.default):
-                _, more = check_source(src, {opt.name: value})
-                diags += more
+        checks = [(opt.name, value) for opt in declared_options.values()
+                  for value in dict.fromkeys(v for v in ([True] if opt.type == "bool" else [opt.min, opt.max])
+                                             if v is not None and v != opt.default)]
+        work = len(checks) * (len(src.spans) + len(src.key_spans))
+        if work > MAX_OPTION_WORK:
+            diags.append(Diagnostic(src.key_pos(("options",)), f"the file is checked again with each option "
+                                    f"switched on (and at its min and max): {len(checks)} checks of its "
+                                    f"{len(src.spans) + len(src.key_spans):,} keys and values is more than "
+                                    f"{MAX_OPTION_WORK:,} in all", "declare fewer options, or make the file "
+                                    "smaller; an option can be a house rule of its own (a file that extends this)"))
+            found.diagnostics = _ordered(diags, src.file)
+            return found
+        for name, value in checks:
+            _, more = check_source(src, {name: value})
+            diags += more
     except VariantError as err:
         return Analysis(diagnostics=err.diagnostics)
     found.diagnostics = _ordered(diags, src.file)

@@ -22,6 +22,10 @@ from .source import Source
 Chosen = Mapping[str, bool | int | str]  # a value from the command line is still text
 ON_WORDS, OFF_WORDS = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
 _INT = re.compile(r"^[+-]?[0-9]{1,9}$")
+# A variant is checked once more with each option switched on (load.validate_file): the
+# options of a file are few (the shipped variants have up to 4), and past this many a
+# check would take minutes.
+MAX_OPTIONS = 32
 
 
 def declared(src: Source) -> dict[str, dict[str, Any]]:
@@ -39,7 +43,14 @@ def declare(src: Source) -> tuple[dict[str, Option], list[Diagnostic]]:
         at = ("options", *key)
         diags.append(Diagnostic(src.key_pos(at) if len(key) == 1 else src.pos(at), message, hint))
 
-    for name, raw in declared(src).items():
+    table = declared(src)
+    if len(table) > MAX_OPTIONS:
+        diags.append(Diagnostic(src.key_pos(("options",)), f"more than {MAX_OPTIONS} options ({len(table):,}); "
+                                "a variant is checked with each switched on",
+                                "keep the options a table would choose; make a house rule of the rest "
+                                "(a file that extends this one)"))
+        return {}, diags
+    for name, raw in table.items():
         kind = raw.get("type", "bool")
         default = raw.get("default", False if kind == "bool" else None)
         description = str(raw.get("description", ""))

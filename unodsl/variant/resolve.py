@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import re
 from collections.abc import Iterable
@@ -75,6 +76,15 @@ def _short(text: str, limit: int = 80) -> str:
     return repr(text) if len(text) <= limit else repr(text[: limit - 1] + "…")
 
 
+def _real(path: Path) -> Path:
+    """path.resolve(), a loop of symbolic links an OSError (ELOOP) as on Python 3.13 (3.11
+    and 3.12 raise RuntimeError)."""
+    try:
+        return path.resolve()
+    except RuntimeError:
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), str(path)) from None
+
+
 def _inside(path: Path, roots: Iterable[Path]) -> bool:
     return any(path == root or path.is_relative_to(root) for root in roots)
 
@@ -89,7 +99,7 @@ def _base_path(ref: str, child: Path, at: Pos, roots: tuple[Path, ...]) -> Path:
     if _is_path(ref):
         try:
             path = Path(ref) if Path(ref).is_absolute() else Path(os.path.normpath(child.parent / ref))
-            if not _inside(path.resolve(), roots):
+            if not _inside(_real(path), roots):
                 raise VariantError.at(at, f"extends: {_short(ref)} is outside the folders a variant may build on",
                                       "a base is a shipped variant or a file under the folder of the file "
                                       "being checked; allow another folder with --allow DIR")
@@ -155,9 +165,9 @@ def _roots(path: Path, allow: Iterable[str | Path]) -> tuple[Path, ...]:
     """The folders a base of `path` may be in: the shipped variants, the folder of `path`, and `allow`."""
     roots = (shipped_dir(), path.parent, *(Path(a) for a in allow))
     try:
-        return tuple(dict.fromkeys(r.resolve() for r in roots))
+        return tuple(dict.fromkeys(_real(r) for r in roots))
     except OSError:
-        return (shipped_dir().resolve(),)
+        return (_real(shipped_dir()),)
 
 
 _BASES: dict[Path, tuple[tuple[int, int], Source]] = {}
@@ -169,8 +179,8 @@ def base_source(path: Path) -> Source:
 
     Safe to share: merging copies a base (see overlay.py) and never changes it.
     """
-    key = path.resolve()
     try:
+        key = _real(path)
         st = key.stat()
         stamp = (st.st_mtime_ns, st.st_size)
     except OSError:
@@ -205,10 +215,10 @@ def _load_chain(path: Path, chain: tuple[tuple[Path, str], ...], roots: tuple[Pa
         raise VariantError.at(at, "extends should be a shipped variant's name or a path to a variant file",
                               "for example `extends: ../base.yaml`, or a name from `unodsl list`")
     base = _base_path(ref.strip(), path, at, roots)
-    links = (*chain, (path.resolve(), src.file))
-    if any(base.resolve() == seen for seen, _ in links):
+    links = (*chain, (_real(path), src.file))
+    if any(_real(base) == seen for seen, _ in links):
         names = [shown for _, shown in links] + [str(base)]
-        start = next(i for i, (seen, _) in enumerate(links) if seen == base.resolve())
+        start = next(i for i, (seen, _) in enumerate(links) if seen == _real(base))
         raise VariantError.at(at, "extends goes round in a circle: " + " → ".join(names[start:]),
                               "a variant can't build on itself; remove one of these `extends:`")
     if len(links) + 1 > MAX_EXTENDS:  # the files so far and this base

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import re
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -110,8 +112,37 @@ def _is_integer(checker: Any, value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+@cache
+def _ecma(pattern: str) -> re.Pattern[str]:
+    """A schema's pattern as JSON Schema means it (ECMA 262): `$` is the end of the text.
+    Python's `$` also matches before a final line break, so `"red\\n"` passed as a name."""
+    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not _ecma(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _unique_items(validator: Any, unique: bool, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """uniqueItems in linear time (jsonschema compares a list of mixed types pair by pair: a
+    list of 20,000 names and numbers took minutes). Equal as JSON: 1 and 1.0, not 1 and true."""
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    seen: set[Any] = set()
+    for item in instance:
+        key = (("b", item) if isinstance(item, bool) else ("n", item) if isinstance(item, int | float)
+               else ("s", item) if isinstance(item, str) or item is None
+               else ("j", json.dumps(item, sort_keys=True, default=str)))
+        if key in seen:
+            yield ValidationError(f"{instance!r} has non-unique elements")
+            return
+        seen.add(key)
+
+
 _Validator = validators.extend(
-    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+    Draft202012Validator, validators={"pattern": _pattern, "uniqueItems": _unique_items},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
 
 
 @cache
@@ -237,6 +268,23 @@ def _property_doc(err: ValidationError, name: str) -> str | None:
     return f"{name}: {doc}" if doc else None
 
 
+def _teams(teams: list[list[Any]], src: Source) -> Diagnostic:
+    """What is wrong with a list of teams the schema refused."""
+    example = "for example teams: [[0, 2], [1, 3]] (seats are numbered from 0)"
+    if len(teams) < 2:
+        return Diagnostic(src.pos(("teams",)), f"teams lists {len(teams)} team; partners need at least two "
+                          "teams", example)
+    for i, team in enumerate(teams):
+        if not team:
+            return Diagnostic(src.pos(("teams", i)), f"team {i} has no seats", example)
+        for j, seat in enumerate(team):
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 99:
+                return Diagnostic(src.pos(("teams", i, j)), f"team {i} lists {_short(seat)}, which is not a seat: "
+                                  "seats are whole numbers from 0 to 99", example)
+    return Diagnostic(src.pos(("teams",)), f"teams should be `opposite` or a list of teams; got {_short(teams)}",
+                      example)
+
+
 def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnostic:
     where = _where(path)
     pos = src.pos(path)
@@ -256,6 +304,8 @@ def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnos
         return Diagnostic(pos, "teams should be `opposite` or a list of teams, each a list of seats; "
                           f"got {_short(inst)}",
                           "for example teams: opposite, or teams: [[0, 2], [1, 3]]")
+    if path == ("teams",):  # a list of lists: say which team or seat is wrong
+        return _teams(inst, src)
     alternatives = err.validator_value if isinstance(err.validator_value, list) else []
     if isinstance(err.instance, dict) and {"$ref": "#/$defs/option_value"} in alternatives:
         return Diagnostic(pos, f"{where} should be a number or {{option: NAME}} (a number option's value)")

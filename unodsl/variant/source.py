@@ -9,6 +9,7 @@ refused too; none of them can exhaust memory, the stack or the clock.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,9 @@ class Span:
     text: str = field(default="", compare=False, repr=False)
     start: int = 0
     end: int = 0
+    # Made once on the first position asked for (an expression's every step asks for one):
+    # the source index of each character of the value, and the line breaks of the source.
+    _maps: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def locate(self, line: int, col: int, value: str | None = None) -> Pos:
         """File position of 1-based (line, col) inside the scalar's text.
@@ -87,14 +91,22 @@ class Span:
         return Pos(self.pos.file, self.pos.line + line - 1, col)
 
     def at_index(self, value: str, target: int) -> Pos:
-        """File position of character `target` of the scalar's value (its end if beyond)."""
-        j = self._source_index(value, target)
-        text = self.text
-        line = self.pos.line + text.count("\n", self.start, j)
-        return Pos(self.pos.file, line, j - (text.rfind("\n", 0, j) + 1) + 1)
+        """File position of character `target` of the scalar's value (its end if beyond).
+        The first call walks the scalar once; every later one is a look-up."""
+        maps = self._maps.get("value")
+        if maps is None or maps[0] != value:
+            breaks = [m.start() for m in re.finditer("\n", self.text[self.start:self.end])]
+            maps = self._maps["value"] = (value, self._source_indexes(value), breaks,
+                                          self.text.rfind("\n", 0, self.start))
+        _, indexes, breaks, before = maps
+        j = indexes[max(0, min(target, len(value)))]
+        k = bisect.bisect_left(breaks, j - self.start)  # line breaks of the scalar before j
+        line_start = self.start + breaks[k - 1] + 1 if k else before + 1
+        return Pos(self.pos.file, self.pos.line + k, j - line_start + 1)
 
-    def _source_index(self, value: str, target: int) -> int:
-        """Walk the value and its source together; the source index of value[target].
+    def _source_indexes(self, value: str) -> list[int]:
+        """Walk the value and its source together: the source index of each value[i], and
+        of its end.
 
         Each value character is matched to the next source character that makes
         it: an escape, a line break folded into a space, or the character itself;
@@ -102,13 +114,14 @@ class Span:
         length of the scalar."""
         text, end, style = self.text, self.end, self.style
         j = self.start
+        out: list[int] = []
         if style in ('"', "'"):
             j += 1
         elif style in ("|", ">"):
             nl = text.find("\n", j, end)
             j = nl + 1 if nl >= 0 else end
             j = self._skip_indent(j)
-        for i, c in enumerate(value):
+        for c in value:
             step = 1
             while j < end:
                 r = text[j]
@@ -124,12 +137,14 @@ class Span:
                 if r == c or (r == "\n" and c in " \n"):
                     break
                 j += 1
-            if i >= target or j >= end:
-                return min(j, end)
+            out.append(min(j, end))
+            if j >= end:
+                break
             j += step
             if text[j - 1] == "\n":
                 j = self._skip_indent(j)
-        return min(j, end)
+        out += [min(j, end)] * (len(value) + 1 - len(out))
+        return out
 
     def _skip_indent(self, j: int) -> int:
         """After a line break inside the scalar: past the indentation of the next line."""

@@ -192,7 +192,10 @@ def problems(doc: Document) -> list[Problem]:
 
 
 def _same_file(a: str, b: str) -> bool:
-    return a == b or Path(a).resolve() == Path(b).resolve()
+    try:
+        return a == b or Path(a).resolve() == Path(b).resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links (RuntimeError before 3.13), a NUL
+        return False
 
 
 def _text(d: Diagnostic) -> str:

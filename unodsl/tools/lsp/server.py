@@ -4,12 +4,19 @@ Diagnostics are published when a file opens and, debounced, while it is edited;
 hover, completion, definition and the outline answer from the latest check.
 Only files that look like variants (`unodsl:` or `extends:` at the top level)
 are checked, so other YAML in the workspace is left alone.
+
+A check runs in a worker thread, never on the event loop, so every request is
+answered while a large file is checked. One check of a file runs at a time; an
+edit while it runs makes its result stale: it is dropped and the file checked
+again. Text that cannot be checked as it is (a lone surrogate, a document name
+with a NUL) gets a diagnostic, and the server stays up whatever a check raises.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -19,7 +26,8 @@ from pygls.uris import from_fs_path, to_fs_path
 from . import features as f
 
 DEBOUNCE = 0.3  # seconds of quiet typing before a file is checked again
-_VARIANT = re.compile(r"^(unodsl|extends)\s*:", re.MULTILINE)
+_VARIANT = re.compile(r"^\ufeff?(unodsl|extends)\s*:", re.MULTILINE)  # a file may start with a BOM
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning}
 _ITEM_KIND = {"function": lsp.CompletionItemKind.Function, "variable": lsp.CompletionItemKind.Variable,
               "field": lsp.CompletionItemKind.Field, "constant": lsp.CompletionItemKind.Constant,
@@ -36,26 +44,83 @@ class VariantServer(LanguageServer):
         super().__init__("unodsl", "0.1.0")
         self.docs: dict[str, f.Document] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.running: dict[str, asyncio.Task[None]] = {}  # the check of each file, while it runs
+        self.stale: set[str] = set()  # files edited while their check ran: checked again after it
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="unodsl-check")
 
     def check(self, uri: str) -> None:
-        """Check the file at `uri` now and publish its diagnostics."""
+        """Check the file at `uri` now (in the worker) and publish its diagnostics when done."""
         self.pending.pop(uri, None)
-        text = self.workspace.get_text_document(uri).source
-        if not _VARIANT.search(text):
-            self.docs.pop(uri, None)
+        if uri in self.running:  # the running check reads an older text: check again after it
+            self.stale.add(uri)
             return
-        path = to_fs_path(uri) or uri
-        doc = f.Document.check(path, text, self.docs.get(uri))
-        self.docs[uri] = doc
-        diags = [_diagnostic(p) for p in f.problems(doc)]
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, diags))
+        task = asyncio.get_running_loop().create_task(self._check(uri))
+        self.running[uri] = task
+        task.add_done_callback(lambda _: self.running.pop(uri, None))
+
+    async def _check(self, uri: str) -> None:
+        while True:
+            self.stale.discard(uri)
+            text = self._text(uri)
+            if text is None or not _VARIANT.search(text):
+                self.docs.pop(uri, None)
+                return
+            path, problems = _fs_path(uri), _bad_text(text)
+            clean = _SURROGATE.sub("?", text) if problems else text  # one character each: positions hold
+            doc: f.Document | None
+            try:
+                doc = await asyncio.get_running_loop().run_in_executor(
+                    self.worker, f.Document.check, path, clean, self.docs.get(uri))
+                diags = [*problems, *(_diagnostic(p) for p in f.problems(doc))]
+            except Exception as err:  # a bug in a check: say so where the editor shows it, and stay up
+                doc, diags = None, [*problems, lsp.Diagnostic(
+                    lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+                    f"unodsl could not check this file ({type(err).__name__}: {err}); please report it",
+                    lsp.DiagnosticSeverity.Error, source="unodsl")]
+            if uri in self.stale or self._text(uri) != text:  # edited meanwhile: this result is stale
+                continue
+            if doc is not None:
+                self.docs[uri] = doc
+            self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri, diags))
+            return
+
+    def _text(self, uri: str) -> str | None:
+        try:
+            return self.workspace.get_text_document(uri).source
+        except Exception:  # closed meanwhile, or a URI the workspace refuses
+            return None
 
     def later(self, uri: str) -> None:
         """Check `uri` once typing has paused for DEBOUNCE seconds."""
         old = self.pending.pop(uri, None)
         if old is not None:
             old.cancel()
+        if uri in self.running:
+            self.stale.add(uri)
         self.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE, self.check, uri)
+
+
+def _fs_path(uri: str) -> str:
+    """The file of a document URI, for positions and `extends:`; the URI itself when it names
+    no usable path (a NUL in it: `%00`)."""
+    try:
+        path = to_fs_path(uri)
+    except Exception:
+        path = None
+    return path if path and "\x00" not in path else uri.replace("\x00", "%00")
+
+
+def _bad_text(text: str) -> list[lsp.Diagnostic]:
+    """A diagnostic for each lone surrogate (a half of a UTF-16 pair: not a character, and a
+    file cannot be saved with it); the check reads each as '?'."""
+    out = []
+    for m in list(_SURROGATE.finditer(text))[:20]:
+        line = text.count("\n", 0, m.start())
+        char = m.start() - (text.rfind("\n", 0, m.start()) + 1)
+        out.append(lsp.Diagnostic(lsp.Range(lsp.Position(line, char), lsp.Position(line, char + 1)),
+                                  f"a lone surrogate (U+{ord(m.group()):04X}) is not a character; remove it",
+                                  lsp.DiagnosticSeverity.Error, source="unodsl"))
+    return out
 
 
 def _range(r: f.Range) -> lsp.Range:
@@ -140,7 +205,7 @@ def _current(ls: VariantServer, uri: str) -> f.Document | None:
     doc = ls.docs.get(uri)
     if doc is None:
         return None
-    text = ls.workspace.get_text_document(uri).source
+    text = _SURROGATE.sub("?", ls.workspace.get_text_document(uri).source)
     if text != doc.text:  # lines moved since the check: read the words from the text as it is now
         lines: Any = text.splitlines()
         doc = f.Document(doc.path, text, lines, doc.own, doc.analysis)
