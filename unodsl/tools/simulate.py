@@ -23,16 +23,11 @@ The statistics are in `stats.py` (standard library only), the charts in
 from __future__ import annotations
 
 import hashlib
-import itertools
 import math
-import multiprocessing
 import os
-import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +38,7 @@ from ..players.bots import AGENTS, AgentSpecError, make_agents, parse_agent
 from ..variant.load import load_variant
 from ..variant.model import Variant
 from ..variant.resolve import resolve
+from .batch import WorkerError, run_chunks
 from .cluster import Cluster
 from .stats import (
     at_rank,
@@ -215,8 +211,7 @@ class _Recorder:
 # Playing
 
 
-class SimulationError(UnoDslError):
-    """A game of a simulation failed (other than a runaway round, which is counted)."""
+SimulationError = WorkerError  # a worker process could not start or died (the name simulate used)
 
 
 @dataclass(frozen=True)
@@ -319,72 +314,18 @@ def _play_chunk(setup: Setup, start: int, stop: int) -> Tally:
     return tally
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """End the worker processes now rather than after their current chunk."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
-    if terminate is not None:
-        terminate()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
-
-
-def _chunks(count: int, workers: int) -> Iterator[tuple[int, int]]:
-    size = max(1, min(50, math.ceil(count / (workers * 20))))
-    return ((start, min(start + size, count)) for start in range(0, count, size))
-
-
-def _play_in_processes(setup: Setup, count: int, workers: int, tally: Tally,
-                       progress: Callable[[int], None] | None) -> None:
-    """Play chunks of games in spawned processes, a few chunks in flight per worker
-    (so neither the queue nor the finished results grow with the number of games)."""
-    chunks = _chunks(count, workers)
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_interrupts)
-    try:
-        pending: set[Future[Tally]] = set()
-        while True:
-            for start, stop in itertools.islice(chunks, 4 * workers - len(pending)):
-                pending.add(pool.submit(_play_chunk, setup, start, stop))
-            if not pending:
-                break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                part = future.result()
-                tally.merge(part)
-                if progress is not None:
-                    progress(part.games)
-            if _enough_failures(setup, tally):
-                for future in pending:
-                    future.cancel()
-                break
-    except KeyboardInterrupt:
-        _stop_workers(pool)
-        raise
-    except BrokenProcessPool as err:
-        raise SimulationError("a worker process could not start or died; worker processes are spawned, so "
-                              "a script that simulates must guard its main code with "
-                              "`if __name__ == \"__main__\":` (or use one worker)") from err
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _play_on_cluster(setup: Setup, count: int, cluster: Cluster, tally: Tally,
-                     progress: Callable[[int], None] | None) -> None:
-    """Play chunks of games on a dask cluster, a few chunks in flight per worker thread.
-    A chunk lost with a worker is played again by the scheduler: its games are seeded,
-    so it gives the same tally, and the merged figures are those of a local run."""
-    workers = cluster.workers
-    chunks = ((setup, start, stop) for start, stop in _chunks(count, workers))
-    for part in cluster.map_unordered(_play_chunk, chunks, 4 * workers, lambda: _enough_failures(setup, tally)):
+def _play_batch(setup: Setup, count: int, workers: int, tally: Tally, progress: Callable[[int], None] | None,
+                cluster: Cluster | None = None) -> None:
+    """Play the games in chunks in `workers` spawned processes or on a dask cluster (see batch.py).
+    A chunk lost with a cluster's worker is played again by the scheduler: its games are
+    seeded, so it gives the same tally, and the merged figures are those of a local run."""
+    def merge(part: Tally) -> None:
         tally.merge(part)
         if progress is not None:
             progress(part.games)
+
+    run_chunks(_play_chunk, setup, count, merge, workers=workers, cluster=cluster,
+               stop=lambda: _enough_failures(setup, tally))
 
 
 @dataclass
@@ -488,7 +429,7 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
                             progress=progress, agent_seed=agent_seed, cluster=opened)
     if cluster is not None:
         workers = cluster.workers
-        _play_on_cluster(setup, count, cluster, tally, progress)
+        _play_batch(setup, count, workers, tally, progress, cluster)
     elif workers == 1:
         for index in range(count):
             play_one(loaded, setup, index, tally)
@@ -497,7 +438,7 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
             if _enough_failures(setup, tally):
                 break
     else:
-        _play_in_processes(setup, count, workers, tally, progress)
+        _play_batch(setup, count, workers, tally, progress)
     elapsed = time.perf_counter() - start
     on = tuple(o.label for o in loaded.options if o.is_set)
     return Simulation(setup, loaded.name, on, count, tally, elapsed, workers)
