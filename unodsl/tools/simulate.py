@@ -30,11 +30,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine.game import Game, replay_command
 from ..errors import RunawayRound, UnoDslError, VariantRuntimeError
-from ..players.bots import AGENTS, AgentSpecError, make_agents, parse_agent
+from ..players.bots import AGENTS, Agent, AgentSpecError, make_agents, parse_agent
 from ..variant.load import load_variant
 from ..variant.model import Variant
 from ..variant.resolve import resolve
@@ -121,6 +121,7 @@ class Tally:
     plays: Counter[str] = field(default_factory=Counter)     # card kind → plays
     plays_sq: Counter[str] = field(default_factory=Counter)  # card kind → Σ (plays in a round)²
     failed: int = 0                # games stopped by an error (a runtime error of the variant, …)
+    timeouts: int = 0              # of those, games stopped by the engine's max_rounds guard
     failures: list[Failure] = field(default_factory=list)  # the first KEPT_FAILURES of them, by index
 
     def __post_init__(self) -> None:
@@ -148,6 +149,7 @@ class Tally:
                      "points_per_round", "reshuffles_per_round", "plays", "plays_sq"):
             getattr(self, name).update(getattr(other, name))
         self.failed += other.failed
+        self.timeouts += other.timeouts
         self.failures = sorted(self.failures + other.failures, key=lambda f: f.index)[:KEPT_FAILURES]
 
 
@@ -245,32 +247,55 @@ def _variant(setup: Setup) -> Variant:
     return _LOADED[key]
 
 
-def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
-    """Play game `index` of a batch into `tally`; a runaway round is counted and ends the game."""
+class Watcher(Protocol):
+    """More eyes on one game of a batch (the balance lab's, tools/analyze/): a listener of
+    `events`, and the table's agents, which it may wrap to watch their decisions."""
+
+    events: tuple[str, ...]
+
+    def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None: ...
+
+    def seat(self, bots: list[Agent]) -> list[Agent]: ...
+
+
+def play_one(variant: Variant, setup: Setup, index: int, tally: Tally,
+             watch: Callable[[list[str]], Watcher] | None = None) -> Game | None:
+    """Play game `index` of a batch into `tally`; a runaway round is counted and ends the game.
+    `watch(seats)` gives a Watcher for the game (its agents by seat); the game is returned
+    when it ended without an error (after its first round, in rounds mode)."""
     seed = game_seed(setup.seed, index)
     n = setup.players
     seats = seating(setup.agents, n, index, fixed_seats=setup.fixed_seats)
     bots = make_agents(seats, n, agents_seed(setup, index, seed))
     recorder = _Recorder(tally, seats)
+    listeners: list[Any] = [recorder]
+    events: tuple[str, ...] = _Recorder.EVENTS
+    if watch is not None:
+        watcher = watch(seats)
+        listeners.append(watcher)
+        events += watcher.events
+        bots = watcher.seat(bots)
     tally.games += 1
+    game: Game | None = None
     try:
-        game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=[recorder],
-                    listen_to=_Recorder.EVENTS)
+        game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=listeners, listen_to=events)
         game.autoplay(bots, rounds=1 if setup.rounds_only else None)
     except RunawayRound:
         tally.runaway += 1
         tally.turns_played += recorder.turns_done + setup.max_turns
-        return
+        return None
     except Exception as err:  # any failure of one game is counted, and the run goes on
         tally.failed += 1
+        if game is not None and game.round > game.max_rounds:
+            tally.timeouts += 1
         tally.turns_played += recorder.turns_done
         if len(tally.failures) < KEPT_FAILURES:
             tally.failures.append(_failure(setup, index, seed, seats, err))
-        return
+        return None
     tally.turns_played += recorder.turns_done
     if setup.rounds_only:
         tally.completed += 1
-        return
+        return game
     winner = game.winner
     assert winner is not None and recorder.first_dealer is not None
     tally.completed += 1
@@ -278,6 +303,7 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
     tally.agent_game_wins[seats[winner]] += 1
     tally.game_wins_from_dealer[(winner - recorder.first_dealer) % n] += 1
     tally.rounds_per_game[game.round] += 1
+    return game
 
 
 def _failure(setup: Setup, index: int, seed: int, seats: list[str], err: Exception) -> Failure:

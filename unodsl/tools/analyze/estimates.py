@@ -1,0 +1,119 @@
+"""One figure of the lab: a value, its 95% interval, and what it means.
+
+Every figure has a stable machine name (`first_seat_advantage`, `turns_per_round`,
+`card_power.wild`, …): the key of `unodsl analyze --json`'s `figures`, the name a
+`design:` target will use, and the row of `docs/analyze.md` that defines it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..stats import Z95, at_rank, moments, quantile, quantile_ci, sorted_items, t_quantile, wilson
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure with its 95% interval; `se` (standard error) and `sd` (of one observation)
+    serve comparisons and `--power`; `unit` says what one observation is."""
+
+    name: str
+    value: float | None
+    ci95: tuple[float, float] | None
+    n: int
+    meaning: str
+    unit: str = ""
+    se: float | None = None
+    sd: float | None = None
+    method: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"value": _r(self.value), "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95],
+                "n": self.n, "unit": self.unit, "method": self.method, "meaning": self.meaning}
+
+
+def _r(x: float | None) -> float | None:
+    if x is None or math.isnan(x) or math.isinf(x):
+        return None
+    return round(x, 6)
+
+
+def rate(name: str, count: int, n: int, meaning: str, *, minus: float = 0.0, unit: str = "round") -> Figure:
+    """A proportion count/n (less `minus`, e.g. a fair share), with its Wilson interval."""
+    if n == 0:
+        return Figure(name, None, None, 0, meaning, unit, method="Wilson score interval")
+    p = count / n
+    lo, hi = wilson(count, n)
+    sd = math.sqrt(p * (1 - p))
+    return Figure(name, p - minus, (lo - minus, hi - minus), n, meaning, unit, sd / math.sqrt(n), sd,
+                  "Wilson score interval")
+
+
+def mean(name: str, hist: Mapping[int, int], meaning: str, *, scale: float = 1.0, unit: str = "round") -> Figure:
+    """The mean of a histogram (values divided by `scale`), with Student's t interval."""
+    n, m, var = moments(hist)
+    if n == 0:
+        return Figure(name, None, None, 0, meaning, unit, method="Student's t interval")
+    m /= scale
+    sd = math.sqrt(var) / scale if n > 1 else 0.0
+    se = sd / math.sqrt(n)
+    half = t_quantile(0.975, n - 1) * se if n > 1 else math.nan
+    ci = (m - half, m + half) if n > 1 else None
+    return Figure(name, m, ci, n, meaning, unit, se, sd, "Student's t interval")
+
+
+def quantile_figure(name: str, hist: Mapping[int, int], q: float, meaning: str, *, unit: str = "round") -> Figure:
+    """A quantile (the median for q = 0.5) with its distribution-free interval from order statistics."""
+    items = sorted_items(hist)
+    n = sum(c for _, c in items)
+    if n == 0:
+        return Figure(name, None, None, 0, meaning, unit, method="order statistics")
+    if q == 0.5:
+        value: float = (at_rank(items, (n + 1) // 2) + at_rank(items, n // 2 + 1)) / 2
+    else:
+        value = quantile(items, n, q)
+    lo, hi = quantile_ci(items, n, q)
+    return Figure(name, value, (lo, hi), n, meaning, unit, method="order statistics (distribution-free)")
+
+
+def paired(name: str, pairs: Mapping[str, int], meaning: str) -> Figure:
+    """The mean of baseline − restricted over paired rounds, from the counts of the four
+    outcomes "00", "01", "10", "11" (baseline won, restricted won), with a t interval."""
+    n = sum(pairs.get(k, 0) for k in ("00", "01", "10", "11"))
+    if n == 0:
+        return Figure(name, None, None, 0, meaning, "round", method="paired t interval")
+    diff = {"00": 0, "01": -1, "10": 1, "11": 0}
+    hist: dict[int, int] = {}
+    for k, d in diff.items():
+        hist[d] = hist.get(d, 0) + pairs.get(k, 0)
+    f = mean(name, hist, meaning)
+    return Figure(name, f.value, f.ci95, n, meaning, "round", f.se, f.sd, "paired t interval (same seeds)")
+
+
+def normal(name: str, value: float | None, se: float | None, n: int, meaning: str, unit: str = "",
+           method: str = "normal approximation") -> Figure:
+    """A value with a normal-approximation interval from its standard error."""
+    if value is None or se is None or not math.isfinite(se):
+        return Figure(name, value, None, n, meaning, unit, se, method=method)
+    return Figure(name, value, (value - Z95 * se, value + Z95 * se), n, meaning, unit, se, None, method)
+
+
+def bootstrap(name: str, statistic: Callable[[Sequence[float]], float], estimates: Sequence[Figure],
+              n: int, meaning: str, seed: int, *, resamples: int = 1_000) -> Figure:
+    """A statistic of several figures (a largest gap, a spread) with a parametric bootstrap
+    interval: each figure drawn from a normal with its own standard error, `resamples`
+    times, from a generator seeded with `seed` (the run's seed: reproducible)."""
+    values = [f.value for f in estimates]
+    if not values or any(v is None for v in values):
+        return Figure(name, None, None, n, meaning, method="parametric bootstrap")
+    point = statistic([v for v in values if v is not None])
+    rng = random.Random(seed)
+    draws = sorted(statistic([rng.gauss(f.value or 0.0, f.se or 0.0) for f in estimates])
+                   for _ in range(resamples))
+    lo, hi = draws[int(0.025 * resamples)], draws[int(0.975 * resamples) - 1]
+    return Figure(name, point, (lo, hi), n, meaning, "", None, None,
+                  f"parametric bootstrap ({resamples:,} normal resamples, seeded)")

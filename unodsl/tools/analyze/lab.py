@@ -1,0 +1,216 @@
+"""`analyze()`: the balance lab as a library call. It runs the passes in order —
+train the evaluator, the rounds, whole games, restricted play, the ladder — each as
+a seeded batch (batch.py) in this process, in worker processes or on a dask
+cluster, and returns an Analysis whose figures (figures.py) do not depend on how
+the batches were split.
+
+    a = analyze("classic", players=4, agents=["greedy"], rounds=2_000, seed=1)
+    print(figures(a)["first_seat_advantage"].ci95)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...errors import UnoDslError
+from ...players.bots import AGENTS, AgentSpecError, parse_agent
+from ...variant.load import load_variant
+from ...variant.model import Variant
+from ...variant.resolve import resolve
+from ..batch import run_chunks
+from ..cluster import Cluster
+from ..simulate import Setup, Tally, default_players
+from .coverage import deck_kinds, possible_decisions
+from .evaluator import Counts, Evaluator
+from .passes import (
+    GAMES_STREAM,
+    LADDER_STREAM,
+    TRAIN_STREAM,
+    GamesPart,
+    LadderJob,
+    PowerJob,
+    RoundsJob,
+    RoundsPart,
+    games_chunk,
+    ladder_chunk,
+    power_chunk,
+    rounds_chunk,
+    stream,
+    train_chunk,
+)
+from .result import LADDER, Analysis, Rung
+from .watch import LabTally
+
+Progress = Callable[[str, int], Callable[[int], None] | None]
+
+
+class AnalyzeError(UnoDslError):
+    """A lab run that cannot start: no rounds, an unknown agent, a table the variant does not allow."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much each pass plays. `train` None: half the rounds, at least 200; `power` None:
+    as many as the rounds; 0 skips a pass. The ladder runs only when `ladder` is true."""
+
+    rounds: int = 1_000
+    games: int = 100
+    train: int | None = None
+    power: int | None = None
+    ladder: bool = False
+    ladder_rounds: int = 200
+    rungs: tuple[str, ...] = LADDER
+
+    @property
+    def train_rounds(self) -> int:
+        return max(200, self.rounds // 2) if self.train is None else self.train
+
+    @property
+    def power_rounds(self) -> int:
+        return self.rounds if self.power is None else self.power
+
+
+def check_agents(agents: Sequence[str]) -> None:
+    if not agents:
+        raise AnalyzeError(f"no agents given; agents: {', '.join(AGENTS)}")
+    for agent in agents:
+        try:
+            parse_agent(agent)
+        except AgentSpecError as err:
+            raise AnalyzeError(f"{err}; agents: {', '.join(AGENTS)}") from None
+
+
+def analyze(variant: str | Path | Variant, *, players: int | None = None, agents: Sequence[str] = ("greedy",),
+            seed: int = 0, options: Mapping[str, bool | int | str] | None = None, budget: Budget | None = None,
+            workers: int = 1, cluster: Cluster | str | None = None, max_turns: int = 5_000,
+            progress: Progress | None = None) -> Analysis:
+    """Analyse a variant (a path, a shipped name or a loaded Variant with its options).
+
+    `agents` are cycled to fill the table, which turns one seat per round as
+    `simulate` turns it. `workers` > 1 plays in that many spawned processes (0: one
+    per CPU); `cluster` on a dask cluster (a Cluster, or an address or "local").
+    The figures are the same either way. `progress(pass, total)` gives a callback
+    that is told as rounds of that pass end."""
+    budget = budget or Budget()
+    if budget.rounds < 1:
+        raise AnalyzeError("analyse at least one round (--rounds)")
+    for name, value in (("games", budget.games), ("power rounds", budget.power_rounds),
+                        ("training rounds", budget.train_rounds), ("ladder rounds", budget.ladder_rounds)):
+        if value < 0:
+            raise AnalyzeError(f"{name} cannot be negative, not {value}")
+    if budget.train_rounds < 1:
+        raise AnalyzeError("the evaluator needs at least one training round")
+    check_agents(agents)
+    if budget.ladder:
+        check_agents(budget.rungs)
+    if isinstance(variant, Variant):
+        loaded = variant
+        path = str(Path(variant.file).resolve())
+    else:
+        path = str(resolve(variant).resolve())
+        loaded = load_variant(path, options)
+    n = players if players is not None else default_players(loaded)
+    if not loaded.min_players <= n <= loaded.max_players:
+        raise AnalyzeError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
+    if isinstance(cluster, str):
+        with Cluster(cluster, workers=workers) as opened:
+            return analyze(loaded, players=n, agents=agents, seed=seed, budget=budget, cluster=opened,
+                           max_turns=max_turns, progress=progress)
+    workers = cluster.workers if cluster is not None else (os.cpu_count() or 1) if workers == 0 else workers
+    chosen = tuple(sorted((o.name, o.value) for o in loaded.options))
+    setup = Setup(path, chosen, n, tuple(agents), seed, max_turns, rounds_only=True)
+    runner = _Runner(workers, cluster, progress)
+    timing: dict[str, float] = {}
+
+    start = time.perf_counter()
+    counts = Counts()
+    runner.run("training the evaluator", train_chunk, _with(setup, seed=stream(seed, TRAIN_STREAM)),
+               budget.train_rounds, counts.merge, lambda c: c.rounds)
+    evaluator = Evaluator(counts, n)
+    timing["train"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    part = RoundsPart(Tally(n), LabTally(n))
+    runner.run("rounds", rounds_chunk, RoundsJob(setup, evaluator), budget.rounds, part.merge,
+               lambda p: p.sim.games)
+    timing["rounds"] = time.perf_counter() - start
+
+    games = None
+    if budget.games:
+        start = time.perf_counter()
+        games = GamesPart(Tally(n), Counter())
+        runner.run("games", games_chunk, _with(setup, seed=stream(seed, GAMES_STREAM), rounds_only=False),
+                   budget.games, games.merge, lambda g: g.sim.games)
+        timing["games"] = time.perf_counter() - start
+
+    kinds = tuple(deck_kinds(loaded))
+    power: Counter[str] | None = None
+    if budget.power_rounds and kinds:
+        start = time.perf_counter()
+        power = tally = Counter[str]()
+        runner.run("card power", power_chunk, PowerJob(setup, kinds), budget.power_rounds, tally.update,
+                   lambda c: sum(c[f"{kinds[0]}|avoid|{k}"] for k in ("00", "01", "10", "11"))
+                   + c["baseline failed"], most=10)
+        timing["power"] = time.perf_counter() - start
+
+    ladder: list[Rung] = []
+    if budget.ladder:
+        start = time.perf_counter()
+        ladder = _ladder(runner, setup, loaded, n, budget)
+        timing["ladder"] = time.perf_counter() - start
+
+    return Analysis(
+        name=loaded.name, file=path, options_on=tuple(o.label for o in loaded.options if o.is_set), players=n,
+        agents=setup.table, seed=seed, rounds=budget.rounds, design=dict(loaded.design),
+        teams=loaded.teams is not None, kinds=kinds, decisions=possible_decisions(loaded), sim=part.sim,
+        lab=part.lab, evaluator=evaluator, games=games, game_count=budget.games, power=power,
+        power_rounds=budget.power_rounds if power is not None else 0, ladder=ladder,
+        ladder_rounds=budget.ladder_rounds if budget.ladder else 0, timing=timing, workers=workers, variant=loaded)
+
+
+def _with(setup: Setup, **changes: Any) -> Setup:
+    return dataclasses.replace(setup, **changes)
+
+
+def _ladder(runner: _Runner, setup: Setup, variant: Variant, n: int, budget: Budget) -> list[Rung]:
+    """Each rung against the one below, heads-up (when the variant allows two) and at the table."""
+    rungs = budget.rungs
+    sizes = list(dict.fromkeys(p for p in (2, n) if variant.min_players <= p <= variant.max_players))
+    base = _with(setup, seed=stream(setup.seed, LADDER_STREAM))
+    out = []
+    for lower, upper in itertools.pairwise(rungs):
+        for size in sizes:
+            counts: Counter[str] = Counter()
+            job = LadderJob(base, size, lower, upper)
+            runner.run(f"ladder {upper} > {lower}, {size} players", ladder_chunk, job, budget.ladder_rounds,
+                       counts.update, lambda c: c["rounds"], most=5)
+            out.append(Rung(lower, upper, size, counts))
+    return out
+
+
+class _Runner:
+    """Runs one pass's batch with its progress bar."""
+
+    def __init__(self, workers: int, cluster: Cluster | None, progress: Progress | None) -> None:
+        self.workers, self.cluster, self.progress = workers, cluster, progress
+
+    def run(self, name: str, fn: Callable[[Any, int, int], Any], job: Any, count: int,
+            merge: Callable[[Any], None], size: Callable[[Any], int], most: int = 50) -> None:
+        tick = self.progress(name, count) if self.progress is not None else None
+
+        def take(part: Any) -> None:
+            merge(part)
+            if tick is not None:
+                tick(size(part))
+
+        workers = max(1, min(self.workers, math.ceil(count / 2)))
+        run_chunks(fn, job, count, take, workers=workers, cluster=self.cluster, most=most)
