@@ -50,7 +50,7 @@ def possible_decisions(variant: Variant) -> list[str]:
         src = load_tree(variant.file)
         declared, _ = declare(src)
         merged = apply_patches(src, choose(src, declared, {o.name: o.value for o in variant.options}))
-        texts = list(_programs(merged.data))
+        texts = list(_programs({k: v for k, v in merged.data.items() if k != "options"}))  # patches of options off
     except (UnoDslError, OSError):
         texts = []
     for text in texts:

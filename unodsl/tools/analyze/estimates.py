@@ -30,10 +30,26 @@ class Figure:
     se: float | None = None
     sd: float | None = None
     method: str = ""
+    percent: bool = False  # a share or a difference of shares: shown as a percentage
 
     def as_dict(self) -> dict[str, Any]:
         return {"value": _r(self.value), "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95],
                 "n": self.n, "unit": self.unit, "method": self.method, "meaning": self.meaning}
+
+    def text(self) -> tuple[str, str]:
+        """The value and its interval as the terminal and the page show them."""
+        if self.value is None:
+            return "–", ""
+        ci = "" if self.ci95 is None else f"{_fmt(self.ci95[0], self.percent)} to {_fmt(self.ci95[1], self.percent)}"
+        return _fmt(self.value, self.percent), ci
+
+
+def _fmt(x: float, percent: bool) -> str:
+    if percent:
+        return f"{100 * x:.1f}%"
+    if float(x).is_integer():
+        return f"{int(x):,}"
+    return f"{x:,.3f}" if abs(x) < 1 else f"{x:,.2f}"
 
 
 def _r(x: float | None) -> float | None:
@@ -50,10 +66,11 @@ def rate(name: str, count: int, n: int, meaning: str, *, minus: float = 0.0, uni
     lo, hi = wilson(count, n)
     sd = math.sqrt(p * (1 - p))
     return Figure(name, p - minus, (lo - minus, hi - minus), n, meaning, unit, sd / math.sqrt(n), sd,
-                  "Wilson score interval")
+                  "Wilson score interval", percent=True)
 
 
-def mean(name: str, hist: Mapping[int, int], meaning: str, *, scale: float = 1.0, unit: str = "round") -> Figure:
+def mean(name: str, hist: Mapping[int, int], meaning: str, *, scale: float = 1.0, unit: str = "round",
+         percent: bool = False) -> Figure:
     """The mean of a histogram (values divided by `scale`), with Student's t interval."""
     n, m, var = moments(hist)
     if n == 0:
@@ -63,7 +80,7 @@ def mean(name: str, hist: Mapping[int, int], meaning: str, *, scale: float = 1.0
     se = sd / math.sqrt(n)
     half = t_quantile(0.975, n - 1) * se if n > 1 else math.nan
     ci = (m - half, m + half) if n > 1 else None
-    return Figure(name, m, ci, n, meaning, unit, se, sd, "Student's t interval")
+    return Figure(name, m, ci, n, meaning, unit, se, sd, "Student's t interval", percent)
 
 
 def quantile_figure(name: str, hist: Mapping[int, int], q: float, meaning: str, *, unit: str = "round") -> Figure:
@@ -91,15 +108,15 @@ def paired(name: str, pairs: Mapping[str, int], meaning: str) -> Figure:
     for k, d in diff.items():
         hist[d] = hist.get(d, 0) + pairs.get(k, 0)
     f = mean(name, hist, meaning)
-    return Figure(name, f.value, f.ci95, n, meaning, "round", f.se, f.sd, "paired t interval (same seeds)")
+    return Figure(name, f.value, f.ci95, n, meaning, "round", f.se, f.sd, "paired t interval (same seeds)", True)
 
 
 def normal(name: str, value: float | None, se: float | None, n: int, meaning: str, unit: str = "",
-           method: str = "normal approximation") -> Figure:
+           method: str = "normal approximation", percent: bool = True) -> Figure:
     """A value with a normal-approximation interval from its standard error."""
     if value is None or se is None or not math.isfinite(se):
-        return Figure(name, value, None, n, meaning, unit, se, method=method)
-    return Figure(name, value, (value - Z95 * se, value + Z95 * se), n, meaning, unit, se, None, method)
+        return Figure(name, value, None, n, meaning, unit, se, method=method, percent=percent)
+    return Figure(name, value, (value - Z95 * se, value + Z95 * se), n, meaning, unit, se, None, method, percent)
 
 
 def bootstrap(name: str, statistic: Callable[[Sequence[float]], float], estimates: Sequence[Figure],
@@ -116,4 +133,4 @@ def bootstrap(name: str, statistic: Callable[[Sequence[float]], float], estimate
                    for _ in range(resamples))
     lo, hi = draws[int(0.025 * resamples)], draws[int(0.975 * resamples) - 1]
     return Figure(name, point, (lo, hi), n, meaning, "", None, None,
-                  f"parametric bootstrap ({resamples:,} normal resamples, seeded)")
+                  f"parametric bootstrap ({resamples:,} normal resamples, seeded)", True)

@@ -119,7 +119,8 @@ def duration(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     target = a.design.get("turns_per_round")
     if target:
         figs.append(mean("ideal_duration", _ideal_hist(turns, *target), f"rounds' closeness to the designer's "
-                         f"{target[0]}–{target[1]} turns (1: all inside; Ludii's IdealDuration)", scale=MICRO))
+                         f"{target[0]}–{target[1]} turns (1: all inside; Ludii's IdealDuration)", scale=MICRO,
+                         percent=True))
         figs.append(rate("turns_per_round.in_range", sum(c for v, c in turns.items() if target[0] <= v <= target[1]),
                          t.rounds, f"rounds of {target[0]}–{target[1]} turns (design: turns_per_round)"))
         detail["design"] = {"turns_per_round": list(target)}
@@ -134,7 +135,7 @@ def duration(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         if target:
             figs.append(mean("ideal_duration.games", _ideal_hist(per_game, *target), "games' closeness to the "
                              f"designer's {target[0]}–{target[1]} rounds (Ludii's IdealDuration)", scale=MICRO,
-                             unit="game"))
+                             unit="game", percent=True))
             detail.setdefault("design", {})["rounds_per_game"] = list(target)
     return figs, detail
 
@@ -145,11 +146,11 @@ def tension(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         mean("lead_changes", lab.lead_changes, "times per round the favourite (highest fair-information chance) "
              "changed"),
         mean("drama", lab.drama, "how far the eventual winner's chance was below the favourite's, on average over "
-             "a round's turns (0: the winner always led)", scale=MICRO),
+             "a round's turns (0: the winner always led)", scale=MICRO, percent=True),
         mean("decisiveness", lab.clear_turns, f"turns played before the winner was clear (their chance ≥ {CLEAR} "
              "from then to the end)"),
         mean("decisiveness.share", lab.clear_share, "the share of the round played before the winner was clear",
-             scale=MICRO),
+             scale=MICRO, percent=True),
     ]
     brier = mean("evaluator.brier", lab.brier, "the evaluator's mean squared error on held-out rounds "
                  "(lower is better)", scale=MICRO)

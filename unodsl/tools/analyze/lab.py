@@ -16,7 +16,7 @@ import math
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,11 +37,13 @@ from .passes import (
     TRAIN_STREAM,
     GamesPart,
     LadderJob,
+    Offset,
     PowerJob,
     RoundsJob,
     RoundsPart,
     games_chunk,
     ladder_chunk,
+    offset_chunk,
     power_chunk,
     rounds_chunk,
     stream,
@@ -112,30 +114,17 @@ def analyze(variant: str | Path | Variant, *, players: int | None = None, agents
     check_agents(agents)
     if budget.ladder:
         check_agents(budget.rungs)
-    if isinstance(variant, Variant):
-        loaded = variant
-        path = str(Path(variant.file).resolve())
-    else:
-        path = str(resolve(variant).resolve())
-        loaded = load_variant(path, options)
-    n = players if players is not None else default_players(loaded)
-    if not loaded.min_players <= n <= loaded.max_players:
-        raise AnalyzeError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
+    loaded, setup = prepare(variant, players, agents, seed, options, max_turns)
+    n = setup.players
     if isinstance(cluster, str):
         with Cluster(cluster, workers=workers) as opened:
             return analyze(loaded, players=n, agents=agents, seed=seed, budget=budget, cluster=opened,
                            max_turns=max_turns, progress=progress)
-    workers = cluster.workers if cluster is not None else (os.cpu_count() or 1) if workers == 0 else workers
-    chosen = tuple(sorted((o.name, o.value) for o in loaded.options))
-    setup = Setup(path, chosen, n, tuple(agents), seed, max_turns, rounds_only=True)
-    runner = _Runner(workers, cluster, progress)
+    runner = Runner(workers, cluster, progress)
     timing: dict[str, float] = {}
 
     start = time.perf_counter()
-    counts = Counts()
-    runner.run("training the evaluator", train_chunk, _with(setup, seed=stream(seed, TRAIN_STREAM)),
-               budget.train_rounds, counts.merge, lambda c: c.rounds)
-    evaluator = Evaluator(counts, n)
+    evaluator = train(runner, setup, budget.train_rounds)
     timing["train"] = time.perf_counter() - start
 
     start = time.perf_counter()
@@ -168,20 +157,79 @@ def analyze(variant: str | Path | Variant, *, players: int | None = None, agents
         ladder = _ladder(runner, setup, loaded, n, budget)
         timing["ladder"] = time.perf_counter() - start
 
+    a = assemble(loaded, setup, budget.rounds, part, evaluator, runner.workers)
+    a.games, a.game_count = games, budget.games if games is not None else 0
+    a.power, a.power_rounds = power, budget.power_rounds if power is not None else 0
+    a.ladder, a.ladder_rounds = ladder, budget.ladder_rounds if budget.ladder else 0
+    a.timing = timing
+    return a
+
+
+def prepare(variant: str | Path | Variant, players: int | None, agents: Sequence[str], seed: int,
+            options: Mapping[str, bool | int | str] | None, max_turns: int) -> tuple[Variant, Setup]:
+    """The variant loaded with its options, and the rounds pass's set-up (the table checked)."""
+    if isinstance(variant, Variant):
+        loaded = variant
+        path = str(Path(variant.file).resolve())
+    else:
+        path = str(resolve(variant).resolve())
+        loaded = load_variant(path, options)
+    n = players if players is not None else default_players(loaded)
+    if not loaded.min_players <= n <= loaded.max_players:
+        raise AnalyzeError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
+    chosen = tuple(sorted((o.name, o.value) for o in loaded.options))
+    return loaded, Setup(path, chosen, n, tuple(agents), seed, max_turns, rounds_only=True)
+
+
+def train(runner: Runner, setup: Setup, rounds: int) -> Evaluator:
+    """The fair-information evaluator, fitted on `rounds` rounds of its own seeds."""
+    counts = Counts()
+    runner.run("training the evaluator", train_chunk, _with(setup, seed=stream(setup.seed, TRAIN_STREAM)),
+               rounds, counts.merge, lambda c: c.rounds)
+    return Evaluator(counts, setup.players)
+
+
+def assemble(loaded: Variant, setup: Setup, rounds: int, part: RoundsPart, evaluator: Evaluator,
+             workers: int) -> Analysis:
+    """An Analysis of the rounds pass (the other passes are added by the caller)."""
     return Analysis(
-        name=loaded.name, file=path, options_on=tuple(o.label for o in loaded.options if o.is_set), players=n,
-        agents=setup.table, seed=seed, rounds=budget.rounds, design=dict(loaded.design),
-        teams=loaded.teams is not None, kinds=kinds, decisions=possible_decisions(loaded), sim=part.sim,
-        lab=part.lab, evaluator=evaluator, games=games, game_count=budget.games, power=power,
-        power_rounds=budget.power_rounds if power is not None else 0, ladder=ladder,
-        ladder_rounds=budget.ladder_rounds if budget.ladder else 0, timing=timing, workers=workers, variant=loaded)
+        name=loaded.name, file=setup.variant, options_on=tuple(o.label for o in loaded.options if o.is_set),
+        players=setup.players, agents=setup.table, seed=setup.seed, rounds=rounds, design=dict(loaded.design),
+        teams=loaded.teams is not None, kinds=tuple(deck_kinds(loaded)), decisions=possible_decisions(loaded),
+        sim=part.sim, lab=part.lab, evaluator=evaluator, workers=workers, variant=loaded)
+
+
+def growing(variants: Sequence[tuple[str | Path | Variant, Mapping[str, bool | int | str] | None]], *,
+            players: int | None, agents: Sequence[str], seed: int, step: int, most: int, train_rounds: int,
+            workers: int = 1, cluster: Cluster | None = None, max_turns: int = 5_000,
+            progress: Progress | None = None) -> Iterator[tuple[int, list[Analysis]]]:
+    """The rounds pass of several variants on the same seeds, `step` rounds at a time up to
+    `most`: after each step, (rounds so far, an Analysis of each). For the sequential test."""
+    if step < 1 or most < 1:
+        raise AnalyzeError("the sequential test needs at least one round per step")
+    check_agents(agents)
+    runner = Runner(workers, cluster, progress)
+    runs = []
+    for variant, options in variants:
+        loaded, setup = prepare(variant, players, agents, seed, options, max_turns)
+        runs.append((loaded, setup, train(runner, setup, train_rounds),
+                     RoundsPart(Tally(setup.players), LabTally(setup.players))))
+    done = 0
+    while done < most:
+        size = min(step, most - done)
+        for loaded, setup, evaluator, part in runs:
+            job = Offset(rounds_chunk, RoundsJob(setup, evaluator), done)
+            runner.run(f"{loaded.name}: rounds {done + 1:,}–{done + size:,}", offset_chunk, job, size, part.merge,
+                       lambda p: p.sim.games)
+        done += size
+        yield done, [assemble(v, s, done, p, e, runner.workers) for v, s, e, p in runs]
 
 
 def _with(setup: Setup, **changes: Any) -> Setup:
     return dataclasses.replace(setup, **changes)
 
 
-def _ladder(runner: _Runner, setup: Setup, variant: Variant, n: int, budget: Budget) -> list[Rung]:
+def _ladder(runner: Runner, setup: Setup, variant: Variant, n: int, budget: Budget) -> list[Rung]:
     """Each rung against the one below, heads-up (when the variant allows two) and at the table."""
     rungs = budget.rungs
     sizes = list(dict.fromkeys(p for p in (2, n) if variant.min_players <= p <= variant.max_players))
@@ -197,11 +245,15 @@ def _ladder(runner: _Runner, setup: Setup, variant: Variant, n: int, budget: Bud
     return out
 
 
-class _Runner:
+class Runner:
     """Runs one pass's batch with its progress bar."""
 
     def __init__(self, workers: int, cluster: Cluster | None, progress: Progress | None) -> None:
-        self.workers, self.cluster, self.progress = workers, cluster, progress
+        if cluster is not None:
+            workers = cluster.workers
+        elif workers == 0:
+            workers = os.cpu_count() or 1
+        self.workers, self.cluster, self.progress = max(1, workers), cluster, progress
 
     def run(self, name: str, fn: Callable[[Any, int, int], Any], job: Any, count: int,
             merge: Callable[[Any], None], size: Callable[[Any], int], most: int = 50) -> None:

@@ -208,3 +208,16 @@ def ladder_chunk(job: LadderJob, start: int, stop: int) -> Counter[str]:
         elif winner == subject:
             out["won"] += 1
     return out
+
+
+@dataclass(frozen=True)
+class Offset:
+    """A job whose items start at `start` (the sequential test adds rounds to a run)."""
+
+    fn: Any
+    job: Any
+    start: int
+
+
+def offset_chunk(o: Offset, start: int, stop: int) -> Any:
+    return o.fn(o.job, o.start + start, o.start + stop)
