@@ -328,27 +328,25 @@ def _coverage(console: Console, cov: dict[str, Any]) -> None:
 
 
 def _two(console: Console, diffs: list[Difference]) -> None:
+    """Each figure on a line (A, B, Holm-corrected p), the difference and its interval below."""
     tested = sum(d.test.p is not None for d in diffs)
-    table = report_table(f"A vs B: every figure, B − A with its 95% interval (Holm-corrected over {tested} "
-                         "tests, α = 0.05)", "figure", "A", "B", "B − A (95% interval)", "p (Holm)")
-    for col in table.columns[1:]:
-        col.no_wrap = True
-    table.columns[0].overflow = "fold"
+    console.print(f"[bold]A vs B: every figure, and B − A with its 95% interval[/] (z-tests, Holm-corrected over "
+                  f"{tested} tests, α = 0.05; * significant)")
+    console.print(f"[dim]{'figure'.ljust(NAME)}{'A'.rjust(VALUE)}{'B'.rjust(VALUE + 2)}{'p (Holm)'.rjust(14)}[/]")
     for d in diffs:
         a, _ = d.a.text()
         b, _ = d.b.text()
-        if d.diff is None or d.ci95 is None:
-            delta = "–"
-        else:
-            f = Figure("", d.diff, d.ci95, 0, "", percent=d.a.percent)
-            value, ci = f.text()
-            delta = f"{value} ({ci})"
-        mark = " *" if d.test.significant else ""
-        table.add_row(d.name, a, b, delta, pvalue(d.test.p_holm) + mark)
-    console.print(table)
+        name = d.name if len(d.name) < NAME else d.name + "\n" + " " * NAME
+        p = pvalue(d.test.p_holm) + (" *" if d.test.significant else "  ")
+        console.print(Text(f"{name.ljust(NAME)}{a.rjust(VALUE)}{b.rjust(VALUE + 2)}{p.rjust(14)}"), no_wrap=True,
+                      overflow="ignore", crop=False)
+        if d.diff is not None and d.ci95 is not None:
+            value, ci = Figure("", d.diff, d.ci95, 0, "", percent=d.a.percent).text()
+            console.print(Text(f"    B − A: {value} ({ci})", style="dim"), no_wrap=True, overflow="ignore",
+                          crop=False)
     sig = [d for d in diffs if d.test.significant]
-    console.print(f"[bold]{len(sig)} significant difference(s)[/] (marked *)" if sig
-                  else "[bold]No significant difference[/] at this sample size.")
+    console.print(f"\n[bold]{len(sig)} significant difference(s)[/] (marked *)" if sig
+                  else "\n[bold]No significant difference[/] at this sample size.")
 
 
 def _sequential(console: Console, test: Sprt) -> None:

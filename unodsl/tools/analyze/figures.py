@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ..simulate import describe, proportion
@@ -242,8 +242,7 @@ def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
                      "rounds_restricted": bitten, "rounds": n_rounds})
     for row in rows:
         power, rushed = row.pop("_figs")
-        others = [p for p in powers if p is not power]
-        row["flag"] = _flag(power, rushed, row["rounds_restricted"], others)
+        row["flag"] = _flag(power, rushed, row["rounds_restricted"])
     if len(powers) > 1:
         figs.append(bootstrap("card_power.spread", lambda v: max(v) - min(v), powers, a.power_rounds,
                               "the strongest kind's power less the weakest's", a.seed + 2))
@@ -251,15 +250,15 @@ def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     return figs, {"rounds": a.power_rounds, "dominant_at": DOMINANT, "useless_within": USELESS, "kinds": rows}
 
 
-def _flag(power: Figure, rush: Figure, bitten: int, others: Sequence[Figure]) -> str:
-    """"dominant" (playing it at once gains at least DOMINANT, or its power stands above every
-    other kind's interval), "useless" (avoiding and rushing it both change the win rate by
-    less than USELESS), "never restricted" (the rule never changed a choice) or ""."""
+def _flag(power: Figure, rush: Figure, bitten: int) -> str:
+    """"dominant" (playing it at once, whenever possible, wins at least DOMINANT more often:
+    the interval's lower end), "useless" (avoiding and rushing it both change the win rate
+    by less than USELESS, whole intervals), "never restricted" (the rule never changed a
+    choice) or "". (Avoiding a kind costs more the more common it is, so its power alone
+    does not make it dominant.)"""
     if bitten == 0:
         return "never restricted"
     if rush.ci95 is not None and rush.ci95[0] >= DOMINANT:
-        return "dominant"
-    if power.ci95 is not None and others and all(o.ci95 is not None and power.ci95[0] > o.ci95[1] for o in others):
         return "dominant"
     inside = [f.ci95 is not None and f.ci95[0] > -USELESS and f.ci95[1] < USELESS for f in (power, rush)]
     return "useless" if all(inside) else ""
