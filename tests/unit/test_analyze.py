@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -283,7 +284,7 @@ def test_the_sprt_decides_each_way_and_the_power_formula() -> None:
 
 # -- the HTML page in a browser ------------------------------------------------------
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
 
 
 def test_the_page_escapes_text_from_the_variant(tmp_path: Path) -> None:

@@ -281,7 +281,7 @@ def _one(console: Console, a: Analysis, doc: dict[str, Any]) -> None:
 def _calibration(console: Console, tension: dict[str, Any]) -> None:
     ev = tension["evaluator"]
     table = _table(f"Evaluator calibration on the held-out rounds (fitted on {ev['training_rounds']:,} other "
-                   "rounds)", "predicted", "positions", "mean predicted", "won (95% interval)")
+                   "rounds)", "predicted", "seat-positions", "mean predicted", "won (95% interval)")
     for row in tension["calibration"]:
         if not row["positions"]:
             continue
