@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from unodsl import Game, load_variant, make_agents
 from unodsl.cli import main
+from unodsl.errors import UnoDslError
 from unodsl.engine.actions import DRAW, Decision, Play
 from unodsl.tools.analyze import Analysis, AnalyzeError, Budget, analyze, figures, report
 from unodsl.tools.analyze.compare import Sprt, rounds_needed
@@ -210,7 +211,7 @@ def test_bad_input_is_a_clear_error_without_a_traceback(tmp_path: Path) -> None:
         assert "Traceback" not in r.output
     with pytest.raises(AnalyzeError, match="at least one round"):
         analyze("classic", budget=Budget(rounds=0))
-    with pytest.raises(AnalyzeError, match="2–10 players, not 11"):
+    with pytest.raises(UnoDslError, match="2–10 players, not 11"):
         analyze("classic", players=11, budget=Budget(rounds=1))
 
 

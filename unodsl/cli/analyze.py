@@ -83,12 +83,13 @@ def _power_ask(text: str) -> tuple[str, float]:
               help="Switch or set an option of the --compare variant; repeatable.")
 @click.option("--until-significant", "sprt_figure", metavar="FIGURE", help="With --compare: play rounds in "
               "steps and stop as soon as a sequential test (SPRT) settles FIGURE's difference, at most --rounds.")
-@click.option("--delta", type=float, help="The difference the sequential test looks for (in FIGURE's units).")
+@click.option("--delta", type=float, help="The difference the sequential test looks for, in FIGURE's --json "
+              "units (a share as a fraction: 0.02 is 2 points).")
 @click.option("--step", type=click.IntRange(1), default=200, show_default=True,
               help="Rounds per step of the sequential test.")
 @click.option("--power", "power_asks", multiple=True, metavar="FIGURE=DIFF",
-              help="How many rounds it takes to detect a difference DIFF in FIGURE (α 0.05, 80% power); "
-              "repeatable.")
+              help="How many rounds it takes to detect a difference DIFF in FIGURE (α 0.05, 80% power), in "
+              "its --json units; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write one self-contained HTML page with the figures and plots (needs matplotlib).")
@@ -236,8 +237,9 @@ def show(console: Console, runs: Sequence[Analysis], docs: Sequence[dict[str, An
                       f"({escape(', '.join(dict.fromkeys(a.agents)))}), seed {a.seed}: {a.rounds:,} rounds, "
                       f"{a.game_count:,} games, card power on {a.power_rounds:,} rounds")
         timing = doc["timing"]
-        console.print("  took " + ", ".join(f"{k} {v:.1f} s" for k, v in timing.items() if k != "workers")
-                      + f" with {timing['workers']} worker(s)")
+        took = ", ".join(f"{k} {v:.1f} s" for k, v in timing.items() if k != "workers")
+        if took:
+            console.print(f"  took {took} with {timing['workers']} worker(s)")
         for f in doc["failures"][:5]:
             console.print(f"  failed: game {f['game']} (seed {f['seed']}): {f['error']}", markup=False)
             console.print(f"    replay: {f['replay']}", markup=False)
@@ -321,7 +323,7 @@ def _coverage(console: Console, cov: dict[str, Any]) -> None:
     for item in cov["answers_never_chosen"]:
         console.print(f"  answer never chosen: {escape(item['answer'])} (offered {item['offered']:,} times)")
     for o in cov["options_not_on"]:
-        console.print(f"  option not tried in this run: {escape(o['name'])} ({escape(o['takes'])})")
+        console.print(f"  switch not tried in this run: {escape(o['name'])} (-o {escape(o['name'])})")
     if not any(cov[k] for k in ("rules_never_fired", "kinds_never_played", "decisions_never_asked")):
         console.print("  every rule fired, every kind was played and every decision was asked")
     console.print()

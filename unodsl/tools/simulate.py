@@ -421,23 +421,10 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     on; after `max_failures` failed games it stops (the figures are then of the
     games played).
     """
-    if isinstance(variant, Variant):
-        loaded = variant
-        path = str(Path(variant.file).resolve())
-    else:
-        path = str(resolve(variant).resolve())
-        loaded = load_variant(path, options)
+    loaded, path = batch_variant(variant, options)
     chosen = {o.name: o.value for o in loaded.options}
-    n = players if players is not None else default_players(loaded)
-    if not loaded.min_players <= n <= loaded.max_players:
-        raise UnoDslError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
-    if not agents:
-        raise UnoDslError(f"no agents given; agents: {', '.join(AGENTS)}")
-    for agent in agents:
-        try:
-            parse_agent(agent)
-        except AgentSpecError as err:
-            raise UnoDslError(f"{err}; agents: {', '.join(AGENTS)}") from None
+    n = table_size(loaded, players)
+    check_agents(agents)
     if count < 1:
         raise UnoDslError("play at least one game")
     if max_failures is not None and max_failures < 1:
@@ -468,6 +455,35 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     elapsed = time.perf_counter() - start
     on = tuple(o.label for o in loaded.options if o.is_set)
     return Simulation(setup, loaded.name, on, count, tally, elapsed, workers)
+
+
+def batch_variant(variant: str | Path | Variant,
+                  options: Mapping[str, bool | int | str] | None = None) -> tuple[Variant, str]:
+    """The variant (a path, a shipped name, or a loaded Variant with its options) and the
+    absolute path of its file, from which worker processes load it again."""
+    if isinstance(variant, Variant):
+        return variant, str(Path(variant.file).resolve())
+    path = str(resolve(variant).resolve())
+    return load_variant(path, options), path
+
+
+def table_size(variant: Variant, players: int | None) -> int:
+    """`players`, or the default table; an error if the variant does not allow it."""
+    n = players if players is not None else default_players(variant)
+    if not variant.min_players <= n <= variant.max_players:
+        raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} players, not {n}")
+    return n
+
+
+def check_agents(agents: Sequence[str]) -> None:
+    """An error naming the agents there are, if `agents` is empty or names one that is not."""
+    if not agents:
+        raise UnoDslError(f"no agents given; agents: {', '.join(AGENTS)}")
+    for agent in agents:
+        try:
+            parse_agent(agent)
+        except AgentSpecError as err:
+            raise UnoDslError(f"{err}; agents: {', '.join(AGENTS)}") from None
 
 
 def describe(hist: Mapping[int, int], *, histogram: bool = False) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 """The balance lab (`unodsl analyze`): is a variant fair, tense, and what is each card worth.
 
     from unodsl.tools.analyze import Budget, analyze, figures, report
-    a = analyze("classic", players=4, agents=["greedy"], budget=Budget(rounds=2_000), seed=1)
+    a = analyze("house.yaml", players=4, agents=["greedy"], budget=Budget(rounds=2_000), seed=1)
     figures(a)["first_seat_advantage"]          # a Figure: value, ci95, n, meaning
     report(a)                                   # the whole JSON document
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any
 
+from ...errors import UnoDslError
 from ..simulate import ALPHA, TestResult, holm
 from ..stats import Z95, norm_sf2
 from .estimates import Figure
@@ -163,8 +164,11 @@ def sequential(test: Sprt, batches: Iterator[tuple[int, Analysis, Analysis]],
     last = None
     for rounds, a, b in batches:
         last = (a, b)
-        x, y = figures(a).get(test.figure), figures(b).get(test.figure)
-        if x is None or y is None or x.value is None or y.value is None:
+        fa = figures(a)
+        x, y = fa.get(test.figure), figures(b).get(test.figure)
+        if x is None:
+            raise UnoDslError(f"no figure named {test.figure!r}; figures: {', '.join(fa)}")
+        if y is None or x.value is None or y.value is None:
             continue
         sa, sb = standard_error(x), standard_error(y)
         if sa is None or sb is None:

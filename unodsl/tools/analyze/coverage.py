@@ -4,7 +4,7 @@ What it can do: its rules (by `name:`), the card kinds in its deck, the decision
 its expressions can put to a player (`choose_color`, `choose_player`,
 `choose_card`, each `ask(…, "question")` with a literal question, `jump_in`) and
 those of every turn (play or draw; a drawn card when the draw rule lets it be
-played), and its options. A rule that never fired, a kind never played, a decision
+played), and its switches (options that are on or off). A rule that never fired, a kind never played, a decision
 never asked in thousands of rounds is most often a bug (CardStock/RECYCLE's rule
 coverage). An item never seen is shown with the 95% upper bound of its rate.
 """
@@ -94,6 +94,6 @@ def coverage(variant: Variant, lab: LabTally, plays: Mapping[str, int], rounds: 
         "decisions": {d: lab.choices.get(d, 0) for d in sorted(set(decisions) | set(lab.choices))},
         "decisions_never_asked": _never(lab.choices, decisions, rounds),
         "answers_never_chosen": [{"answer": k, "offered": lab.offered[k]} for k in offered_never],
-        "options_not_on": [{"name": o.name, "type": o.type, "value": o.value, "takes": o.type_text}
-                           for o in variant.options if not o.is_set],
+        "options_not_on": [{"name": o.name, "description": o.description}
+                           for o in variant.options if o.type == "bool" and not o.enabled],
     }

@@ -4,7 +4,7 @@ a seeded batch (batch.py) in this process, in worker processes or on a dask
 cluster, and returns an Analysis whose figures (figures.py) do not depend on how
 the batches were split.
 
-    a = analyze("classic", players=4, agents=["greedy"], rounds=2_000, seed=1)
+    a = analyze("house.yaml", players=4, agents=["greedy"], budget=Budget(rounds=2_000), seed=1)
     print(figures(a)["first_seat_advantage"].ci95)
 """
 
@@ -22,13 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import UnoDslError
-from ...players.bots import AGENTS, AgentSpecError, parse_agent
-from ...variant.load import load_variant
 from ...variant.model import Variant
-from ...variant.resolve import resolve
 from ..batch import run_chunks
 from ..cluster import Cluster
-from ..simulate import Setup, Tally, default_players
+from ..simulate import Setup, Tally, batch_variant, check_agents, table_size
 from .coverage import deck_kinds, possible_decisions
 from .evaluator import Counts, Evaluator
 from .passes import (
@@ -79,16 +76,6 @@ class Budget:
     @property
     def power_rounds(self) -> int:
         return self.rounds if self.power is None else self.power
-
-
-def check_agents(agents: Sequence[str]) -> None:
-    if not agents:
-        raise AnalyzeError(f"no agents given; agents: {', '.join(AGENTS)}")
-    for agent in agents:
-        try:
-            parse_agent(agent)
-        except AgentSpecError as err:
-            raise AnalyzeError(f"{err}; agents: {', '.join(AGENTS)}") from None
 
 
 def analyze(variant: str | Path | Variant, *, players: int | None = None, agents: Sequence[str] = ("greedy",),
@@ -168,15 +155,8 @@ def analyze(variant: str | Path | Variant, *, players: int | None = None, agents
 def prepare(variant: str | Path | Variant, players: int | None, agents: Sequence[str], seed: int,
             options: Mapping[str, bool | int | str] | None, max_turns: int) -> tuple[Variant, Setup]:
     """The variant loaded with its options, and the rounds pass's set-up (the table checked)."""
-    if isinstance(variant, Variant):
-        loaded = variant
-        path = str(Path(variant.file).resolve())
-    else:
-        path = str(resolve(variant).resolve())
-        loaded = load_variant(path, options)
-    n = players if players is not None else default_players(loaded)
-    if not loaded.min_players <= n <= loaded.max_players:
-        raise AnalyzeError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
+    loaded, path = batch_variant(variant, options)
+    n = table_size(loaded, players)
     chosen = tuple(sorted((o.name, o.value) for o in loaded.options))
     return loaded, Setup(path, chosen, n, tuple(agents), seed, max_turns, rounds_only=True)
 

@@ -127,7 +127,7 @@ def _coverage(cov: dict[str, Any]) -> str:
                                ("decisions_never_asked", "decision never asked")) for i in cov[key]]
     items += [f"<li>answer never chosen: {_e(i['answer'])} (offered {i['offered']:,} times)</li>"
               for i in cov["answers_never_chosen"]]
-    items += [f"<li>option not tried: {_e(o['name'])} ({_e(o['takes'])})</li>" for o in cov["options_not_on"]]
+    items += [f"<li>switch not tried in this run: {_e(o['name'])}</li>" for o in cov["options_not_on"]]
     body = "".join(items) or "<li>every rule fired, every kind was played, every decision was asked</li>"
     return f"<h3>Coverage over {cov['rounds']:,} rounds</h3><ul>{body}</ul>"
 
