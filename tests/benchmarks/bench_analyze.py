@@ -31,8 +31,8 @@ def main():
     a = analyze("classic", players=4, agents=["greedy"], seed=1, budget=budget, workers=1)
     wall = time.perf_counter() - t0
     use = resource.getrusage(resource.RUSAGE_SELF)
-    rungs = [{"upper": r.upper, "lower": r.lower, "players": r.players, "rounds": r.counts["rounds"]}
-             for r in a.ladder]
+    rungs = [{"upper": r.upper, "lower": r.lower, "players": r.players, "rounds": r.counts["rounds"],
+              "seconds": r.seconds} for r in a.ladder]
     print(json.dumps({"wall_s": wall, "cpu_s": use.ru_utime + use.ru_stime, "passes": a.timing, "rungs": rungs,
                       "peak_rss_mb": use.ru_maxrss / 1024}))
 
@@ -61,6 +61,9 @@ def main() -> None:
         r = run(1, args.ladder_rounds)
         print(f"the skill ladder, {args.ladder_rounds:,} rounds per rung and table size, 1 worker:")
         print(f"  wall {r['wall_s']:.1f} s, CPU {r['cpu_s']:.1f} s (ladder {r['passes']['ladder']:.1f} s)")  # type: ignore[index]
+        for rung in r["rungs"]:  # type: ignore[attr-defined]
+            print(f"    {rung['upper']} > {rung['lower']}, {rung['players']} players: {rung['seconds']:.1f} s "
+                  f"for {rung['rounds']} rounds")
     print(f"load average after: {os.getloadavg()}")
 
 

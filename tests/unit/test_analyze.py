@@ -17,8 +17,8 @@ from click.testing import CliRunner
 
 from unodsl import Game, load_variant, make_agents
 from unodsl.cli import main
-from unodsl.errors import UnoDslError
 from unodsl.engine.actions import DRAW, Decision, Play
+from unodsl.errors import UnoDslError
 from unodsl.tools.analyze import Analysis, AnalyzeError, Budget, analyze, figures, report
 from unodsl.tools.analyze.compare import Sprt, rounds_needed
 from unodsl.tools.analyze.evaluator import public_keys, tension

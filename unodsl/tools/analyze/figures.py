@@ -280,7 +280,8 @@ def skill(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         if where == "table":
             table_edges.append(f)
         rows.append({"lower": rung.lower, "upper": rung.upper, "players": rung.players, "rounds": c.get("rounds", 0),
-                     "won": c.get("won", 0), "failed": c.get("failed", 0), "edge": f.as_dict()})
+                     "won": c.get("won", 0), "failed": c.get("failed", 0), "edge": f.as_dict(),
+                     "seconds": round(rung.seconds, 3)})
     if table_edges and all(e.value is not None for e in table_edges):
         total = sum(e.value or 0.0 for e in table_edges)
         se = math.sqrt(sum((e.se or 0.0) ** 2 for e in table_edges))

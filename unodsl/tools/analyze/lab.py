@@ -219,9 +219,10 @@ def _ladder(runner: Runner, setup: Setup, variant: Variant, n: int, budget: Budg
         for size in sizes:
             counts: Counter[str] = Counter()
             job = LadderJob(base, size, lower, upper)
+            start = time.perf_counter()
             runner.run(f"ladder {upper} > {lower}, {size} players", ladder_chunk, job, budget.ladder_rounds,
                        counts.update, lambda c: c["rounds"], most=5)
-            out.append(Rung(lower, upper, size, counts))
+            out.append(Rung(lower, upper, size, counts, time.perf_counter() - start))
     return out
 
 

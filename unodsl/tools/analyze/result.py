@@ -23,6 +23,7 @@ class Rung:
     upper: str
     players: int
     counts: Counter[str]
+    seconds: float = 0.0  # wall time of its rounds
 
 
 @dataclass
