@@ -73,7 +73,7 @@ def _power_ask(text: str) -> tuple[str, float]:
               "of --rounds, at least 200).")
 @click.option("--ladder", is_flag=True, help="Also climb the skill ladder: random → greedy → expert → ISMCTS "
               "at two budgets (slow: see docs/analyze.md for its cost).")
-@click.option("--ladder-rounds", type=int, default=200, show_default=True, help="Rounds per rung and table.")
+@click.option("--ladder-rounds", type=int, default=100, show_default=True, help="Rounds per rung and table size.")
 @workers_option
 @cluster_option
 @runaway_option

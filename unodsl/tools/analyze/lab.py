@@ -66,7 +66,7 @@ class Budget:
     train: int | None = None
     power: int | None = None
     ladder: bool = False
-    ladder_rounds: int = 200
+    ladder_rounds: int = 100
     rungs: tuple[str, ...] = LADDER
 
     @property
