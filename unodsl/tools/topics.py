@@ -444,6 +444,20 @@ rules:
 The shipped house rules are overlays in `variants/house/`, run by name
 (`unodsl run house/seven_zero`; `unodsl list` shows them)."""
 
+_DESIGN = """\
+`design:` holds the designer's targets. No game reads them; the balance lab
+(`unodsl analyze`, docs/analyze.md) does. `turns_per_round` is the ideal length
+of a round in turns and `rounds_per_game` of a game in rounds, each as `[fewest,
+most]`: the lab scores every round (or game) 1 inside the range and less the
+further outside it is (Ludii's IdealDuration), and counts the rounds inside it.
+A range whose first number is the larger is an error at its position.
+
+```yaml part
+design:
+  turns_per_round: [20, 60]
+  rounds_per_game: [3, 8]
+```"""
+
 TOPICS: dict[str, Topic] = {
     "syntax": Topic("Expressions and programs", _SYNTAX),
     "if": Topic("if … then … else …", _IF),
@@ -466,6 +480,7 @@ TOPICS: dict[str, Topic] = {
     "out": Topic("Players out of the round: eliminate", _OUT),
     "rules": Topic("House rules: rules", _RULES),
     "options": Topic("Options: options", _OPTIONS),
+    "design": Topic("The designer's targets: design", _DESIGN),
     "extends": Topic("Overlays: extends", _EXTENDS),
 }
 
