@@ -45,7 +45,7 @@ def without_timing(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_card_that_wins_at_once_is_flagged_dominant() -> None:
-    doc = report(lab("instant_win", 100, power=300))
+    doc = report(lab("instant_win", 100, power=200))
     rows = {r["kind"]: r for r in doc["sections"]["card_power"]["kinds"]}
     assert rows["jackpot"]["flag"] == "dominant"
     assert rows["jackpot"]["rush"]["ci95"][0] > 0.05  # playing it at once wins clearly more often
@@ -55,7 +55,7 @@ def test_a_card_that_wins_at_once_is_flagged_dominant() -> None:
 
 def test_classic_has_no_dominant_card() -> None:
     """The flag can be off: at the same budget no Classic card is flagged dominant."""
-    doc = report(lab("classic", 100, power=300))
+    doc = report(lab("classic", 100, power=200))
     assert [r["kind"] for r in doc["sections"]["card_power"]["kinds"] if r["flag"] == "dominant"] == []
 
 
