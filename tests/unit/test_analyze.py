@@ -333,3 +333,13 @@ def test_the_html_page_opens_in_headless_chromium_with_its_plots(tmp_path: Path)
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert width == 1100 and height > 2000  # the whole page, plots included
     assert len(png) > 100_000  # not a blank page
+
+
+def test_the_paired_interval_keeps_a_width_when_no_round_changed() -> None:
+    from unodsl.tools.analyze.estimates import paired
+    same = paired("x", {"00": 80, "11": 20}, "")
+    assert same.value == 0 and same.ci95 is not None and same.ci95[0] < -0.03 and same.ci95[1] > 0.03
+    one = paired("x", {"00": 80, "11": 19, "10": 1}, "")
+    assert one.ci95 is not None and one.ci95[0] < 0 < one.value < one.ci95[1]  # type: ignore[operator]
+    big = paired("x", {"00": 60, "10": 30, "01": 10}, "")
+    assert big.value == pytest.approx(0.2) and big.ci95 is not None and 0.05 < big.ci95[0] < 0.2 < big.ci95[1]

@@ -99,16 +99,22 @@ def quantile_figure(name: str, hist: Mapping[int, int], q: float, meaning: str, 
 
 def paired(name: str, pairs: Mapping[str, int], meaning: str) -> Figure:
     """The mean of baseline − restricted over paired rounds, from the counts of the four
-    outcomes "00", "01", "10", "11" (baseline won, restricted won), with a t interval."""
+    outcomes "00", "01", "10", "11" (baseline won, restricted won): (n10 − n01) / n, with
+    Newcombe's square-and-add interval from the Wilson intervals of the two discordant
+    rates (never of zero width, however few rounds changed)."""
     n = sum(pairs.get(k, 0) for k in ("00", "01", "10", "11"))
+    method = "paired rounds (same seeds); Newcombe square-and-add of Wilson intervals"
     if n == 0:
-        return Figure(name, None, None, 0, meaning, "round", method="paired t interval")
-    diff = {"00": 0, "01": -1, "10": 1, "11": 0}
-    hist: dict[int, int] = {}
-    for k, d in diff.items():
-        hist[d] = hist.get(d, 0) + pairs.get(k, 0)
-    f = mean(name, hist, meaning)
-    return Figure(name, f.value, f.ci95, n, meaning, "round", f.se, f.sd, "paired t interval (same seeds)", True)
+        return Figure(name, None, None, 0, meaning, "round", method=method, percent=True)
+    n10, n01 = pairs.get("10", 0), pairs.get("01", 0)
+    p10, p01 = n10 / n, n01 / n
+    l10, u10 = wilson(n10, n)
+    l01, u01 = wilson(n01, n)
+    d = p10 - p01
+    lo = d - math.hypot(p10 - l10, u01 - p01)
+    hi = d + math.hypot(u10 - p10, p01 - l01)
+    sd = math.sqrt(max(p10 + p01 - d * d, 0.0))
+    return Figure(name, d, (lo, hi), n, meaning, "round", sd / math.sqrt(n), sd, method, True)
 
 
 def normal(name: str, value: float | None, se: float | None, n: int, meaning: str, unit: str = "",
