@@ -21,6 +21,7 @@ from ..tools.analyze.estimates import Figure
 from ..tools.analyze.lab import growing
 from ..tools.analyze.page import page
 from ..tools.plots import PlotUnavailable, check_plot
+from ..tools.simulate import default_players
 from ..variant.load import load_variant
 from .common import (
     EXIT_INTERRUPTED,
@@ -32,12 +33,18 @@ from .common import (
     open_cluster,
     parse_options,
     print_diagnostics,
+    printable,
     pvalue,
     report_table,
     runaway_option,
     workers_option,
 )
 from .common import progress_bars as _progress
+
+
+def _safe(text: str) -> str:
+    """Text from a variant file, for rich: control characters escaped, markup escaped."""
+    return escape(printable(text))
 
 
 def _power_ask(text: str) -> tuple[str, float]:
@@ -129,6 +136,10 @@ def analyze_command(variant: str, players: int | None, agents: str, seed: int | 
     except VariantError as err:
         print_diagnostics(err.diagnostics, err_console)
         sys.exit(EXIT_INVALID)
+    for v in (va, vb):
+        n = players or default_players(va)
+        if v is not None and not v.min_players <= n <= v.max_players:
+            raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     budget = Budget(rounds=rounds, games=games, train=train_rounds, power=power_rounds, ladder=ladder,
                     ladder_rounds=ladder_rounds)
@@ -156,16 +167,16 @@ def analyze_command(variant: str, players: int | None, agents: str, seed: int | 
         err_console.print("interrupted")
         sys.exit(EXIT_INTERRUPTED)
     except UnoDslError as err:
-        err_console.print(f"[red]error:[/] {escape(str(err))}", soft_wrap=True)
+        err_console.print(f"[red]error:[/] {_safe(str(err))}", soft_wrap=True)
         sys.exit(EXIT_INVALID)
     if test is not None and sprt_figure not in figures(runs[0]):
-        err_console.print(f"[red]error:[/] no figure named {escape(sprt_figure or '')}; figures: "
-                          f"{escape(', '.join(figures(runs[0])))}", soft_wrap=True)
+        err_console.print(f"[red]error:[/] no figure named {_safe(sprt_figure or '')}; figures: "
+                          f"{_safe(', '.join(figures(runs[0])))}", soft_wrap=True)
         sys.exit(EXIT_INVALID)
     unknown = [name for name, _ in asks if name not in figures(runs[0])]
     if unknown:
-        err_console.print(f"[red]error:[/] --power: no figure named {escape(', '.join(unknown))}; figures: "
-                          f"{escape(', '.join(figures(runs[0])))}", soft_wrap=True)
+        err_console.print(f"[red]error:[/] --power: no figure named {_safe(', '.join(unknown))}; figures: "
+                          f"{_safe(', '.join(figures(runs[0])))}", soft_wrap=True)
         sys.exit(EXIT_INVALID)
     diffs = compare(runs[0], runs[1]) if len(runs) == 2 else None
     power = power_table(asks, runs[0], runs[1] if len(runs) == 2 else None) if asks else None
@@ -190,7 +201,7 @@ def analyze_command(variant: str, players: int | None, agents: str, seed: int | 
         console = Console(highlight=False, width=80, soft_wrap=False)
     show(console, runs, docs, diffs, test, power)
     if html_file is not None:
-        console.print(f"page: {escape(html_file)}")
+        console.print(f"page: {_safe(html_file)}")
     if failed:
         sys.exit(EXIT_INVALID)
 
@@ -222,9 +233,9 @@ def _figures(console: Console, title: str, figs: Sequence[Figure]) -> None:
     for f in figs:
         value, ci = f.text()
         name = f.name if len(f.name) < NAME else f.name + "\n" + " " * NAME
-        console.print(Text(f"{name.ljust(NAME)}{value.rjust(VALUE)}{ci.rjust(INTERVAL)}"), no_wrap=True,
+        console.print(Text(printable(f"{name.ljust(NAME)}{value.rjust(VALUE)}{ci.rjust(INTERVAL)}")), no_wrap=True,
                       overflow="ignore", crop=False)
-        console.print(Text("    " + f.meaning, style="dim"))
+        console.print(Text("    " + printable(f.meaning), style="dim"))
     console.print()
 
 
@@ -233,16 +244,16 @@ def show(console: Console, runs: Sequence[Analysis], docs: Sequence[dict[str, An
     for tag, a, doc in zip(("A", "B") if len(runs) == 2 else ("",), runs, docs, strict=True):
         lead = f"[bold]{tag}[/] = " if tag else ""
         opts = f" + {', '.join(a.options_on)}" if a.options_on else ""
-        console.print(f"{lead}[bold]{escape(a.name + opts)}[/] — {a.players} players "
-                      f"({escape(', '.join(dict.fromkeys(a.agents)))}), seed {a.seed}: {a.rounds:,} rounds, "
+        console.print(f"{lead}[bold]{_safe(a.name + opts)}[/] — {a.players} players "
+                      f"({_safe(', '.join(dict.fromkeys(a.agents)))}), seed {a.seed}: {a.rounds:,} rounds, "
                       f"{a.game_count:,} games, card power on {a.power_rounds:,} rounds")
         timing = doc["timing"]
         took = ", ".join(f"{k} {v:.1f} s" for k, v in timing.items() if k != "workers")
         if took:
             console.print(f"  took {took} with {timing['workers']} worker(s)")
         for f in doc["failures"][:5]:
-            console.print(f"  failed: game {f['game']} (seed {f['seed']}): {f['error']}", markup=False)
-            console.print(f"    replay: {f['replay']}", markup=False)
+            console.print(f"  failed: game {f['game']} (seed {f['seed']}): {printable(f['error'])}", markup=False)
+            console.print(f"    replay: {printable(f['replay'])}", markup=False)
     console.print()
     if diffs is None:
         _one(console, runs[0], docs[0])
@@ -299,7 +310,7 @@ def _power(console: Console, power: dict[str, Any]) -> None:
                    "gained when played at once (rush)", "kind", "avoid", "rush", "flag")
     for row in power["kinds"]:
         av, ru = row["power"], row["rush"]
-        table.add_row(row["kind"], _pp(av), _pp(ru), row["flag"] or "")
+        table.add_row(Text(printable(row["kind"])), _pp(av), _pp(ru), row["flag"] or "")
     console.print(table)
 
 
@@ -319,11 +330,11 @@ def _coverage(console: Console, cov: dict[str, Any]) -> None:
                       ("decisions_never_asked", "decision never asked")):
         for item in cov[key]:
             bound = item["upper95_per_round"]
-            console.print(f"  {what}: {escape(item['name'])} (< {100 * bound:.2f}% of rounds)")
+            console.print(f"  {what}: {_safe(item['name'])} (< {100 * bound:.2f}% of rounds)")
     for item in cov["answers_never_chosen"]:
-        console.print(f"  answer never chosen: {escape(item['answer'])} (offered {item['offered']:,} times)")
+        console.print(f"  answer never chosen: {_safe(item['answer'])} (offered {item['offered']:,} times)")
     for o in cov["options_not_on"]:
-        console.print(f"  switch not tried in this run: {escape(o['name'])} (-o {escape(o['name'])})")
+        console.print(f"  switch not tried in this run: {_safe(o['name'])} (-o {_safe(o['name'])})")
     if not any(cov[k] for k in ("rules_never_fired", "kinds_never_played", "decisions_never_asked")):
         console.print("  every rule fired, every kind was played and every decision was asked")
     console.print()
@@ -340,7 +351,8 @@ def _two(console: Console, diffs: list[Difference]) -> None:
         b, _ = d.b.text()
         name = d.name if len(d.name) < NAME else d.name + "\n" + " " * NAME
         p = pvalue(d.test.p_holm) + (" *" if d.test.significant else "  ")
-        console.print(Text(f"{name.ljust(NAME)}{a.rjust(VALUE)}{b.rjust(VALUE + 2)}{p.rjust(14)}"), no_wrap=True,
+        console.print(Text(printable(f"{name.ljust(NAME)}{a.rjust(VALUE)}{b.rjust(VALUE + 2)}{p.rjust(14)}")),
+                      no_wrap=True,
                       overflow="ignore", crop=False)
         if d.diff is not None and d.ci95 is not None:
             value, ci = Figure("", d.diff, d.ci95, 0, "", percent=d.a.percent).text()
@@ -353,11 +365,11 @@ def _two(console: Console, diffs: list[Difference]) -> None:
 
 def _sequential(console: Console, test: Sprt) -> None:
     lower, upper = test.bounds
-    console.print(f"\n[bold]Sequential test[/] (SPRT) of {escape(test.figure)}, B − A, looking for ±{test.delta:g} "
+    console.print(f"\n[bold]Sequential test[/] (SPRT) of {_safe(test.figure)}, B − A, looking for ±{test.delta:g} "
                   f"(α = {test.alpha}, β = {test.beta}; stop when a log-likelihood ratio leaves "
                   f"{lower:.2f}…{upper:.2f})", soft_wrap=True)
     table = _table("", "rounds each", "B − A", "LLR up", "LLR down")
     for s in test.steps:
         table.add_row(f"{s['rounds']:,}", f"{s['difference']:.4g}", f"{s['llr_up']:.2f}", f"{s['llr_down']:.2f}")
     console.print(table)
-    console.print(f"decision: {escape(test.decision)}")
+    console.print(f"decision: {_safe(test.decision)}")

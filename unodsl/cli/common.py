@@ -71,6 +71,12 @@ cluster_option = click.option(
          "are those of a local run. Needs the [cluster] extra.")
 
 
+def printable(text: str) -> str:
+    """Text as it may be printed: control characters escaped, never sent raw to a terminal.
+    (The loader already refuses them in a variant file; this is the terminal's own guard.)"""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def parse_options(pairs: tuple[str, ...]) -> dict[str, bool | str]:
     """`-o NAME` → {name: True}; `-o NAME=VALUE` → {name: VALUE} (the variant checks it fits the option)."""
     chosen: dict[str, bool | str] = {}

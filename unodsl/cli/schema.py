@@ -13,6 +13,7 @@ import click
 from ..errors import Diagnostic, Pos
 from ..variant.schema import OVERLAY_SCHEMA_FILE, SCHEMA_FILE, overlay_schema, schema, schema_text
 from .common import EXIT_INVALID
+from .common import printable as _shown
 
 # The first line of a variant that points yaml-language-server (and editors using it) at a schema.
 HEADER = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
@@ -139,7 +140,3 @@ def _replace(path: Path, text: str, pos: Pos) -> None:
                              "remove it, or write the schema elsewhere")
     path.write_text(text, encoding="utf-8")
 
-
-def _shown(text: str) -> str:
-    """A path as it may be printed: control characters escaped, never sent raw to a terminal."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
