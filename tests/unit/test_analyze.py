@@ -261,12 +261,16 @@ def test_the_terminal_report_fits_80_columns_and_keeps_numbers_whole() -> None:
         assert any(value in line and ci in line for line in lines), f.name  # the number on one line
 
 
-def test_compare_and_the_sequential_test_on_the_command_line() -> None:
-    stacking = str(ROOT / "variants" / "classic.yaml")
-    result = run("classic", "-r", "400", "-s", "1", "--train-rounds", "50", "--compare", stacking,
+def test_compare_and_the_sequential_test_on_the_command_line(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    classic = str(ROOT / "variants" / "classic.yaml")
+    page = tmp_path / "both.html"
+    result = run("classic", "-r", "400", "-s", "1", "--train-rounds", "50", "--compare", classic,
                  "--compare-option", "draw_until_playable", "--until-significant", "turns_per_round", "--delta", "5",
-                 "--step", "100", "--json")
+                 "--step", "100", "--json", "--html", str(page))
     assert result.exit_code == 0, result.output
+    text = page.read_text(encoding="utf-8")
+    assert "<h2>A vs B</h2>" in text and "Sequential test of turns_per_round" in text
     doc = json.loads(result.output)
     assert doc["sequential"]["decision"].startswith("B is higher")
     assert doc["sequential"]["steps"][-1]["rounds"] < 400  # it stopped early
