@@ -252,6 +252,8 @@ def test_the_terminal_report_fits_80_columns_and_keeps_numbers_whole() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert max(len(line) for line in lines) <= 80
+    cut = [line for line in lines if re.search(r"\(-?[\d.,]+%?[–-]-?[\d.,]+%?(?!\))(\s|$)", line)]
+    assert cut == []  # no interval cut short by a column too narrow
     a = analyze("classic", players=4, agents=["greedy"], seed=4,
                 budget=Budget(rounds=40, games=3, power=5, train=20))
     for f in figures(a).values():

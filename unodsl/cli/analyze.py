@@ -32,6 +32,7 @@ from .common import (
     cluster_option,
     open_cluster,
     parse_options,
+    pct,
     print_diagnostics,
     printable,
     pvalue,
@@ -283,6 +284,8 @@ def _one(console: Console, a: Analysis, doc: dict[str, Any]) -> None:
             _figures(console, title, [figs[n] for n in names])
         if key == "tension":
             _calibration(console, sections[key])
+        if key == "downtime":
+            _by_seat(console, sections[key])
         if key == "card_power" and "kinds" in sections[key]:
             _power(console, sections[key])
         if key == "skill" and "chain" in sections[key]:
@@ -303,6 +306,26 @@ def _calibration(console: Console, tension: dict[str, Any]) -> None:
         table.add_row(f"{100 * lo:.0f}–{100 * hi:.0f}%", f"{row['positions']:,}",
                       f"{100 * row['mean_predicted']:.1f}%", won)
     console.print(table)
+
+
+def _by_seat(console: Console, downtime: dict[str, Any]) -> None:
+    table = _table("Per player and round, by seat from the first player (95% interval)", "seat", "forced draws",
+                   "skips received")
+    for row in downtime["by_seat_from_first"]:
+        table.add_row(row["seat"], _mean_ci(row["forced_draws"]), _mean_ci(row["skips_received"]))
+    console.print(table)
+    table = _table("Where attacks land, by seat from the attacker in the direction of play", "seat",
+                   "share of attacks (95% interval)")
+    for seat, share in downtime["attacks_by_seat_from_attacker"].items():
+        table.add_row(seat, pct(share))
+    console.print(table)
+
+
+def _mean_ci(d: dict[str, Any] | None) -> str:
+    if not d or d["mean"] is None:
+        return "–"
+    ci = d["ci95"]
+    return f"{d['mean']:.2f}" + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
 
 
 def _power(console: Console, power: dict[str, Any]) -> None:

@@ -99,10 +99,35 @@ def _run(a: Analysis, doc: dict[str, Any], plt: Any) -> str:
         out.append(_figure_rows([figs[n] for n in names]))
         if key == "card_power":
             out.append(_power_rows(sec[key]))
+        if key == "downtime":
+            out.append(_seat_rows(sec[key]))
         if plots.get(key):
             out.append(f"<figure>{plots[key]}</figure>")
     out.append(_coverage(sec["coverage"]))
     return "".join(out)
+
+
+def _seat_rows(downtime: dict[str, Any]) -> str:
+    def cell(d: dict[str, Any] | None) -> str:
+        if not d or d["mean"] is None:
+            return "–"
+        ci = d["ci95"]
+        return f"{d['mean']:.2f}" + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
+
+    rows = "".join(f"<tr><td>{_e(r['seat'])}</td><td class=num>{_e(cell(r['forced_draws']))}</td>"
+                   f"<td class=num>{_e(cell(r['skips_received']))}</td></tr>" for r in downtime["by_seat_from_first"])
+    hits = "".join(f"<tr><td>{_e(seat)}</td><td class=num>{_e(_share(p))}</td></tr>"
+                   for seat, p in downtime["attacks_by_seat_from_attacker"].items())
+    return ("<table><tr><th>seat from the first player</th><th>forced draws per round</th><th>skips received per "
+            f"round</th></tr>{rows}</table><table><tr><th>seat from the attacker</th><th>share of attacks</th></tr>"
+            f"{hits}</table>")
+
+
+def _share(p: dict[str, Any]) -> str:
+    if p.get("rate") is None:
+        return "–"
+    lo, hi = p["ci95"]
+    return f"{100 * p['rate']:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
 
 
 def _power_rows(power: dict[str, Any]) -> str:
