@@ -351,3 +351,13 @@ def test_the_paired_interval_keeps_a_width_when_no_round_changed() -> None:
     assert one.ci95 is not None and one.ci95[0] < 0 < one.value < one.ci95[1]  # type: ignore[operator]
     big = paired("x", {"00": 60, "10": 30, "01": 10}, "")
     assert big.value == pytest.approx(0.2) and big.ci95 is not None and 0.05 < big.ci95[0] < 0.2 < big.ci95[1]
+
+
+def test_the_evaluator_predicts_held_out_rounds_better_than_a_fair_share() -> None:
+    a = lab("classic", 300)
+    skill = figures(a)["evaluator.skill"]
+    assert skill.ci95 is not None and skill.ci95[0] > 0
+    calibration = report(a)["sections"]["tension"]["calibration"]
+    for row in calibration:
+        if row["positions"] > 2_000:  # where it has data, what it says happens
+            assert abs(row["mean_predicted"] - row["won"]) < 0.05, row
