@@ -361,3 +361,19 @@ def test_the_evaluator_predicts_held_out_rounds_better_than_a_fair_share() -> No
     for row in calibration:
         if row["positions"] > 2_000:  # where it has data, what it says happens
             assert abs(row["mean_predicted"] - row["won"]) < 0.05, row
+
+
+def test_html_without_matplotlib_says_what_to_install_before_playing(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    from unodsl.tools import plots
+    real = plots.importlib.import_module
+
+    def no_matplotlib(name: str, *args: Any) -> Any:
+        if name.startswith("matplotlib"):
+            raise ImportError("No module named 'matplotlib'")
+        return real(name, *args)
+
+    monkeypatch.setattr(plots.importlib, "import_module", no_matplotlib)
+    result = run("classic", "-r", "100000", "--html", str(tmp_path / "page.html"))
+    assert result.exit_code == 1 and "pip install matplotlib" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "page.html").exists()
