@@ -322,7 +322,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         vec[at["side"] + game.side] = 1
         vec[at["direction"]] = 1.0 if view.direction == 1 else 0.0
         sizes = {o.seat: o.hand_size for o in view.opponents}
-        target = max(self.variant.scoring.target, 1)
+        target = max(self.variant.scoring.target or max(max(view.scores), 1), 1)
         for k in range(1, self.n):
             vec[at["hand_sizes"] + k - 1] = sizes[(p + k) % self.n]
         for k in range(self.n):

@@ -456,7 +456,7 @@ def test_aw_10_first_to_500_wins() -> None:
     assert options(g) == {"play wild", "draw"}  # AW-9 would let player 0 draw instead
     answer(g, "play wild")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [500, 450], "team": 0}]
+    assert events(g, "game_end") == [{"player": 0, "winners": [0], "scores": [500, 450], "team": 0}]
     assert g.decision is None
 
 

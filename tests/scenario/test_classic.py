@@ -244,7 +244,7 @@ def test_cl_14_first_to_500_wins() -> None:
     g.arrange({0: ["red 1"], 1: ["blue reverse"]}, discard=["red 9"])
     answer(g, "play red 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [500, 100], "team": 0}]
+    assert events(g, "game_end") == [{"player": 0, "winners": [0], "scores": [500, 100], "team": 0}]
     assert g.decision is None
 
 
@@ -253,7 +253,7 @@ def test_cl_14_agreed_target_ends_the_game_when_reached() -> None:
     g.arrange({0: ["red 1"], 1: ["blue 7", "wild"]}, discard=["red 9"])
     answer(g, "play red 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [57, 0], "team": 0}]
+    assert events(g, "game_end") == [{"player": 0, "winners": [0], "scores": [57, 0], "team": 0}]
 
 
 def test_cl_14_agreed_target_not_reached_plays_another_round() -> None:

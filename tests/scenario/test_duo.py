@@ -558,7 +558,7 @@ def test_duo_12_game_ends_at_200_and_the_lower_total_wins() -> None:
     answer(g, "play red 1")
     assert g.scores == [150, 200]
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [150, 200], "team": 0}]
+    assert events(g, "game_end") == [{"player": 0, "winners": [0], "scores": [150, 200], "team": 0}]
     assert g.decision is None
 
 

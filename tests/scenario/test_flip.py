@@ -652,7 +652,7 @@ def test_flip_10_first_to_500_wins() -> None:
     arrange_dark(g, {0: ["pink 1"], 1: ["teal draw five"]}, discard=["pink 9"])
     answer(g, "play pink 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [500, 100], "team": 0}]
+    assert events(g, "game_end") == [{"player": 0, "winners": [0], "scores": [500, 100], "team": 0}]
     assert g.decision is None
 
 

@@ -56,7 +56,7 @@ def test_the_first_team_to_500_wins_the_game() -> None:
               discard=["red 3"], dealer=3)
     answer(g, "play red 5")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [541, 490, 541, 490], "team": 0}]
+    assert events(g, "game_end") == [{"player": 0, "winners": [0, 2], "scores": [541, 490, 541, 490], "team": 0}]
 
 
 def test_partners_need_four_players() -> None:

@@ -408,7 +408,7 @@ def test_pp_08_first_to_250_wins() -> None:
     g.arrange({0: ["red 1"], 1: ["blue 4", "blue 6"]}, discard=["red 9"])
     answer(g, "play red 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [250, 100], "team": 0}]
+    assert events(g, "game_end") == [{"player": 0, "winners": [0], "scores": [250, 100], "team": 0}]
     assert g.decision is None
 
 

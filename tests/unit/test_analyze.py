@@ -377,3 +377,9 @@ def test_html_without_matplotlib_says_what_to_install_before_playing(monkeypatch
     result = run("classic", "-r", "100000", "--html", str(tmp_path / "page.html"))
     assert result.exit_code == 1 and "pip install matplotlib" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "page.html").exists()
+
+
+def test_games_that_every_team_wins_together_are_ties() -> None:
+    f = figures(lab("nobody_scores", 10, games=8))
+    assert f["tie_rate"].value == 1 and f["completion"].value == 1
+    assert figures(lab("classic", 60, power=10, games=3))["tie_rate"].value == 0

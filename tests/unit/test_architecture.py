@@ -185,6 +185,12 @@ def _type_ok(kind: str, value: Any, game: Game) -> bool:
             return isinstance(value, str) and any(value in s.colors for s in game.variant.sides)
         case "str":
             return isinstance(value, str)
+        case "players":
+            return isinstance(value, list) and all(_type_ok("player", v, game) for v in value)
+        case "cards":
+            return isinstance(value, list) and all(isinstance(v, Card) for v in value)
+        case "answer":  # a card, a colour, a seat, true or false, or an action word
+            return isinstance(value, Card | str | int)
     return kind == "any"
 
 

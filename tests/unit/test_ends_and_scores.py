@@ -43,7 +43,7 @@ def test_game_over_ends_the_game_when_it_holds_after_a_round(tmp_path: Path) -> 
     g.arrange({0: ["red 1"], 1: ["red 2", "blue 3"], 2: ["green 5", "green 6"]}, discard=["red 3"])
     answer(g, "play red 1")
     assert g.over and g.winner == 0
-    assert events(g, "game_end") == [{"player": 0, "scores": [2 + 3 + 5 + 6, 0, 0], "team": 0}]
+    assert events(g, "game_end") == [{"player": 0, "winners": [0], "scores": [2 + 3 + 5 + 6, 0, 0], "team": 0}]
 
 
 def test_players_out_are_state_a_clone_and_a_pickle_keep(tmp_path: Path) -> None:

@@ -133,7 +133,7 @@ def test_rule_fired_is_not_in_the_event_log_and_the_log_replays(tmp_path: Path) 
 
 
 def test_a_rule_cannot_wait_for_rule_fired(tmp_path: Path) -> None:
-    path = classic_with(tmp_path, "    on: turn_end\n", "    on: rule_fired\n")
+    path = classic_with(tmp_path, "    on: turn_start\n", "    on: rule_fired\n")
     with pytest.raises(VariantError) as err:
         load_variant(path)
     assert "'rule_fired' is told to tools only" in str(err.value)

@@ -163,14 +163,14 @@ def test_a_missing_variant_file_is_named_and_can_be_given(tmp_path: Path) -> Non
 def test_a_tampered_choice_is_reported_with_the_live_options(tmp_path: Path) -> None:
     log = run_log(tmp_path, "classic", "--seed", "6")
     logged = events(log)
-    k = next(i for i, e in enumerate(logged) if e["event"] == "choice" and isinstance(e["value"], dict)
-             and "play" in e["value"] and i > 30)
-    entry = {**logged[k], "value": {"play": {"id": 9999, "face": "red 5"}}}
+    k = next(i for i, e in enumerate(logged) if e["event"] == "choice" and e["kind"] == "turn"
+             and isinstance(e["value"], dict) and i > 30)
+    entry = {**logged[k], "value": {"id": 9999, "face": "red 5"}}
     tampered = rewrite(log, k + 1, json.dumps(entry, separators=(",", ":")), tmp_path / "t.jsonl")
     result = replay_cli(tampered)
     assert result.exit_code == 1
     assert f"event {k + 1} (round" in result.output
-    assert '{"play":{"id":9999,"face":"red 5"}}' in result.output
+    assert '{"id":9999,"face":"red 5"}' in result.output
     assert "is not among the live options: play " in result.output
 
 
@@ -200,15 +200,15 @@ def test_a_log_longer_than_the_game_differs(tmp_path: Path) -> None:
     ("\n\n", "the log is empty"),
     ('{"event":"cut","player":0}\n', "line 1 is not a unodsl log header"),
     ("not json\n", "line 1 is not a unodsl log header"),
-    ('{"unodsl_log": 1, "players": 2, "seed": 1}\n', "log format 1 is not one this unodsl reads (3) (written "
+    ('{"unodsl_log": 1, "players": 2, "seed": 1}\n', "log format 1 is not one this unodsl reads (4) (written "
      "by an older unodsl, whose bots drew from the game's generator)"),
-    ('{"unodsl_log": 3, "file": "duo", "players": 2}\n', "the header's 'seed' should be a number, not null"),
-    ('{"unodsl_log": 3, "file": "duo", "players": "2", "seed": 1}\n', "'players' should be a number"),
-    ('{"unodsl_log": 3, "file": "duo", "players": 2, "seed": 1}\n{"event":"cut","pla', "line 2 is not valid "
+    ('{"unodsl_log": 4, "file": "duo", "players": 2}\n', "the header's 'seed' should be a number, not null"),
+    ('{"unodsl_log": 4, "file": "duo", "players": "2", "seed": 1}\n', "'players' should be a number"),
+    ('{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}\n{"event":"cut","pla', "line 2 is not valid "
      "JSON (at column 16) (the last line is cut short: the log is truncated)"),
-    ('{"unodsl_log": 3, "file": "duo", "players": 2, "seed": 1}\n{oops}\n{"event":"cut"}\n', "line 2 is not valid"),
-    ('{"unodsl_log": 3, "file": "duo", "players": 2, "seed": 1}\n[1, 2]\n', "line 2 is not an event"),
-    ('{"unodsl_log": 3, "players": 2, "seed": 1}\n', "the log's header names no variant file"),
+    ('{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}\n{oops}\n{"event":"cut"}\n', "line 2 is not valid"),
+    ('{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}\n[1, 2]\n', "line 2 is not an event"),
+    ('{"unodsl_log": 4, "players": 2, "seed": 1}\n', "the log's header names no variant file"),
 ])
 def test_a_bad_log_is_a_clear_error_not_a_traceback(tmp_path: Path, text: str, message: str) -> None:
     bad = tmp_path / "bad.jsonl"
@@ -221,7 +221,7 @@ def test_a_bad_log_is_a_clear_error_not_a_traceback(tmp_path: Path, text: str, m
 
 def test_a_game_the_variant_does_not_seat_is_a_problem(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    header = {"unodsl_log": 3, "file": str(ROOT / "variants" / "duo.yaml"), "players": 7, "seed": 1}
+    header = {"unodsl_log": 4, "file": str(ROOT / "variants" / "duo.yaml"), "players": 7, "seed": 1}
     bad.write_text(json.dumps(header) + '\n{"event":"cut"}\n')
     result = replay_cli(bad)
     assert result.exit_code == 1 and "2–2 players, not 7" in result.output
@@ -276,7 +276,7 @@ def test_logged_values_map_back_to_live_options() -> None:
     game = Game(load_variant("duo"), 2, seed=1)
     card = game.cards[7]
     play = Play(card)
-    assert live_option({"play": {"id": 7, "face": "whatever"}}, (DRAW, play)) is play
+    assert live_option({"id": 7, "face": "whatever"}, (DRAW, play)) is play  # a play is logged as its card
     assert live_option({"id": 7, "face": card.label}, (game.cards[3], card)) is card
     assert live_option("draw", (play, DRAW)) is DRAW
     assert live_option("keep", (play, KEEP)) is KEEP
@@ -291,7 +291,7 @@ def test_logged_values_map_back_to_live_options() -> None:
 
 
 def test_load_log_reads_lines_too() -> None:
-    log = load_log(['{"unodsl_log": 3, "file": "duo", "players": 2, "seed": 1}', "",
+    log = load_log(['{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}', "",
                     '{"event": "cut", "player": 0}'])
     assert log.players == 2 and log.seed == 1 and log.canonical(1) == '{"event":"cut","player":0}'
     with pytest.raises(LogError, match="empty"):

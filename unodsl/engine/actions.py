@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
+from ..lang.signature import ACTION_WORDS
 from .cards import Card
 
 DecisionKind = Literal["turn", "drawn", "jump", "color", "player", "card", "ask"]
@@ -36,9 +37,7 @@ class _Word:
         return self.word.upper()  # pickles as the module's constant: still the same object
 
 
-DRAW = _Word("draw")  # draw (or take the pending penalty)
-KEEP = _Word("keep")  # keep the card just drawn
-PASS = _Word("pass")  # nothing else is possible
+DRAW, KEEP, PASS = (_Word(w) for w in ACTION_WORDS)  # draw (or take the penalty); keep the card drawn; pass
 Action = Play | _Word
 
 
@@ -71,6 +70,17 @@ def is_answer(d: Decision, choice: Any) -> bool:
     or an action word, a colour, a seat, a card, true or false), and then it equals
     an option (compared by the option's own type)."""
     return type(choice) in ANSWER_TYPES[d.kind] and choice in d.options
+
+
+def answer_value(choice: Any) -> Any:
+    """An answer as a rule reads it (a choice's `value`): a play as its card, an action
+    as its word ("draw", "keep", "pass"), a colour, seat, card or yes/no as itself."""
+    kind = type(choice)
+    if kind is Play:
+        return choice.card
+    if kind is _Word:
+        return choice.word
+    return choice
 
 
 def encode_answer(choice: Any) -> Any:

@@ -93,18 +93,21 @@ EVENTS: dict[str, Event] = {
                           source=Field("str", "the zone they leave"),
                           target=Field("str", "the zone they go to"),
                           count=Field("int", "how many cards move")),
+    "card_revealed": _event("a card is shown to every player (reveal; player: who holds it, or who showed it "
+                            "from a pile); a card in a hand stays known while it stays there",
+                            card=Field("card", "the card shown: everyone sees it")),
     "flipped": _event("every card is turned over (two-sided decks)",
                       side=Field("str", "the name of the side now in play")),
     "flagged": _event("a flag is set on a player",
                       flag=Field("str", "the flag's name")),
     "choice": _event("a player answered a decision",
                      kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask"),
-                     value=Field("any", "the answer, by kind: turn — the card played, or the draw "
-                                 "(or pass) action; drawn — the drawn card played, or the keep action; jump — "
-                                 "the card played out of turn, or the pass action; color — the colour; player — "
-                                 "the seat; card — the card; ask — true or false (a rule "
-                                 "compares it with a card, colour, seat or true/false, not with text). Only the "
-                                 "player who answered sees it", ("player",)),
+                     value=Field("answer", "the answer, by kind: turn — the card played, or \"draw\" "
+                                 "(or \"pass\"); drawn — the drawn card played, or \"keep\"; jump — the card "
+                                 "played out of turn, or \"pass\"; color — the colour; player — the seat; card — "
+                                 "the card; ask — true or false (e.g. `kind == \"turn\" and value == \"draw\"`; any "
+                                 "other text never compares equal). Only the player who answered sees it",
+                                 ("player",)),
                      prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "
                                   "such as \"name a colour\" (may be empty)")),
     "turn_end": _event("a player's turn ends"),
@@ -121,7 +124,9 @@ EVENTS: dict[str, Event] = {
                                      "each player of a team gains the team's points)"),
                         team=Field("int", "the winner's team number, from 0 (without `teams:`, the winner's "
                                    "seat: each player is a team of one)")),
-    "game_end": _event("the game ends (player: its winner)",
+    "game_end": _event("the game ends (player: its winner, the first in seat order on a tie)",
+                       winners=Field("players", "every winner, in seat order: more than one team on a tie "
+                                     "(with teams, every player of the winning team)"),
                        scores=Field("any", "the final scores, by seat (with teams, each player's is the team's)"),
                        team=Field("int", "the winning team's number (without `teams:`, the winner's seat)")),
 }

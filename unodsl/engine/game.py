@@ -27,7 +27,18 @@ from typing import Any, Protocol
 from ..errors import GameError, IllegalAction, Pos, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Lambda, Program, Step
 from ..variant.model import Face, Rule, Variant
-from .actions import ANSWER_TYPES, DRAW, KEEP, PASS, Decision, Play, decode_answer, encode_answer, is_answer
+from .actions import (
+    ANSWER_TYPES,
+    DRAW,
+    KEEP,
+    PASS,
+    Decision,
+    Play,
+    answer_value,
+    decode_answer,
+    encode_answer,
+    is_answer,
+)
 from .cards import Card, make_deck
 from .view import OpponentView, PlayerView, outward
 
@@ -80,6 +91,7 @@ _TURN = 14  # waiting: (_TURN, p, decision): p's action for the turn
 _DRAWN = 15  # waiting: (_DRAWN, p, card, decision): play the card drawn, or keep it
 _OFFER = 16  # (_OFFER, test, seats, k): offer out-of-turn plays to seats[k:] (see jump_in)
 _JUMP = 17  # waiting: (_JUMP, test, seats, k, decision): seats[k] plays out of turn, or passes
+_GAME_OVER = 18  # (_GAME_OVER,): a round's round_end rules have run: has someone won the game?
 WAITING = (_BIND, _TURN, _DRAWN, _JUMP)
 
 
@@ -111,6 +123,7 @@ class Game:
         self.aside: list[Card] = []
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.flags: list[set[str]] = [set() for _ in range(players)]
+        self.revealed: dict[int, int] = {}  # cards shown to everyone (reveal), by id: the seat holding each
         self.scores = [0] * players
         self.round_turns: list[int] = []
         self.events: list[tuple[str, dict[str, Any]]] | None = [] if record else None
@@ -166,9 +179,11 @@ class Game:
         self.offered: int | None = None  # the top card last offered for out-of-turn plays (its id)
         self.round_winner: int | None = None
         self.out: frozenset[int] = frozenset()  # the players out of the round (see eliminate)
+        self.out_of_game: frozenset[int] = frozenset()  # those out of every round to come too
         self._newly_out: frozenset[int] = frozenset()  # those put out since the turn began
         self.emptied: int | None = None  # the first hand emptied since the last check (see went_out)
-        self.winner: int | None = None
+        self.winner: int | None = None  # the game's winner (the first in seat order when several tie)
+        self.winners: tuple[int, ...] = ()  # every winner: more than one team on a tie (see _winners)
         self.replayable = True  # the seed and the answers tell the game (not after arrange or resample)
         self._agents: Sequence[Chooser | None] | None = None  # attached by autoplay (None: asked at a stop)
         self._running = False  # a step is running (agents answer inside it): the state is not whole
@@ -313,6 +328,7 @@ class Game:
         for old, copy in zip(self.hands, hands, strict=True):
             zones[id(old)] = copy
         state["flags"] = [set(f) for f in self.flags]
+        state["revealed"] = dict(self.revealed)
         state["scores"] = self.scores[:]
         state["round_turns"] = self.round_turns[:]
         state["_answers"] = self._answers[:]
@@ -482,7 +498,8 @@ class Game:
         opponents = tuple(
             OpponentView(seat=q, hand_size=len(self.hands[q]),
                          backs=tuple(sorted(b for b in map(outward, self.hands[q]) if b is not None)),
-                         score=self.scores[q], flags=frozenset(self.flags[q]))
+                         score=self.scores[q], flags=frozenset(self.flags[q]),
+                         shown=tuple(sorted(c.label for c in self.shown(q))))
             for q in range(self.n) if q != player)
         return PlayerView(
             player=player, hand=tuple(self.hands[player]), opponents=opponents,
@@ -520,6 +537,7 @@ class Game:
         self.aside.clear()
         for flags in self.flags:
             flags.clear()
+        self.revealed.clear()
         self.current = current
         self.dealer = self.dealer if dealer is None else dealer
         self.direction = direction
@@ -528,7 +546,7 @@ class Game:
         self.penalty, self.penalty_answer, self.round_winner, self.emptied = 0, None, None, None
         self.previous_top = None  # no card has been played on the arranged pile
         self.skips, self.again, self.next_override, self.offered = 0, False, None, None
-        self.out = self._newly_out = frozenset()
+        self.out, self._newly_out = self.out_of_game, frozenset()
         self._queue.clear()
         self._depth = 0
         self.replayable = False
@@ -617,7 +635,8 @@ class Game:
 
     def _chosen(self, d: Decision, answer: Any) -> None:
         if "choice" in self._watch:
-            self.emit("choice", {"player": d.player, "kind": d.kind, "value": answer, "prompt": d.prompt})
+            self.emit("choice", {"player": d.player, "kind": d.kind, "value": answer_value(answer),
+                                 "prompt": d.prompt})
 
     def _fault(self, err: BaseException, where: Any) -> VariantRuntimeError:
         """`err`, raised by the variant's expression at `where` ((file position, text),
@@ -849,8 +868,9 @@ class Game:
         while self.winner is None:
             self.round += 1
             if self.round > self.max_rounds:
-                raise GameError(f"{self.max_rounds:,} rounds and no one reached the target score "
-                                f"of {self.variant.scoring.target:,}; the variant never ends")
+                target = self.variant.scoring.target
+                goal = "the game never ended" if target is None else f"no one reached the target score of {target:,}"
+                raise GameError(f"{self.max_rounds:,} rounds and {goal}; the variant never ends")
             if self._setup_round():
                 self._paused += ((_SETUP_END,), (_TURNS,), (_ROUNDS,))
                 return True
@@ -914,7 +934,7 @@ class Game:
                 paused = True
             else:
                 paused = play(p, action.card, True)
-            if paused:
+            if paused or (queue and self._drain()):  # the rules the action queued are part of the turn
                 self._paused += ((_TURN_END, p), (_TURNS,))
                 return True
             if hooked and self._turn_end(p):
@@ -926,10 +946,17 @@ class Game:
                 self._advance()
             else:  # the common case of _advance
                 self.current = (self.current + self.direction) % n
+        return self._end_round()
+
+    def _end_round(self) -> bool:
+        """Score the round in play; its round_end rules run, then the game may be over.
+        True if a rule paused."""
         self.round_turns.append(self.turns)
         self._score()
-        if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
-            self._agents = None  # autoplay's rounds are done: the next decision waits
+        if self._queue and self._drain():
+            self._paused.append((_GAME_OVER,))
+            return True
+        self._game_over()
         return False
 
     def _runaway(self) -> None:
@@ -943,6 +970,13 @@ class Game:
         if action is PASS:
             return False
         return self.play(p, action.card, True)
+
+    def _f_turn_end(self, f: Frame) -> bool:
+        """A turn's end (its action is done): the rules it queued, then turn_end and the next player."""
+        if self._queue and self._drain():
+            self._paused.append(f)
+            return True
+        return self._turn_end(f[1], move_on=True)
 
     def _turn_end(self, p: int, move_on: bool = False) -> bool:
         """Tell turn_end and run its rules; True if one paused. `move_on`: then
@@ -978,9 +1012,36 @@ class Game:
 
     def took_from_hand(self, p: int) -> None:
         """Note that cards left `p`'s hand (every primitive that takes cards from a
-        hand calls this): an empty hand ends the round after the current step."""
+        hand calls this): an empty hand ends the round after the current step, and a
+        card shown to everyone that left it is private again wherever it goes."""
         if self.emptied is None and not self.hands[p]:
             self.emptied = p
+        if self.revealed:
+            self._still_shown(p)
+
+    def reveal(self, card: Card, holder: int | None) -> None:
+        """Show `card` to every player (card_revealed); held by `holder`, it stays known
+        while it stays in their hand (a hand passed or swapped whole keeps it known)."""
+        if holder is not None:
+            self.revealed[card.id] = holder
+        if "card_revealed" in self._watch:
+            self.emit("card_revealed", {"player": self.current if holder is None else holder, "card": card})
+
+    def shown(self, p: int) -> list[Card]:
+        """The cards of `p`'s hand that everyone has seen (see reveal)."""
+        revealed = self.revealed
+        return [c for c in self.hands[p] if revealed.get(c.id) == p] if revealed else []
+
+    def hands_moved(self, to: Mapping[int, int | None]) -> None:
+        """Whole hands moved (old seat → new seat): cards shown stay shown in their new seat;
+        a hand sent to None (a pile, a deal face down) is private again."""
+        if self.revealed:
+            moved = {c: to.get(q, q) for c, q in self.revealed.items()}
+            self.revealed = {c: q for c, q in moved.items() if q is not None}
+
+    def _still_shown(self, p: int) -> None:
+        held = {c.id for c in self.hands[p]}
+        self.revealed = {c: q for c, q in self.revealed.items() if q != p or c in held}
 
     def _reset_round(self) -> None:
         if self.round == 1:  # a new game: everything is as __init__ left it but the draw pile
@@ -994,6 +1055,7 @@ class Game:
         self.draw_pile[:] = self.cards
         for flags in self.flags:
             flags.clear()
+        self.revealed.clear()
         self.direction = 1
         self.current_color = None
         self.previous_top = None
@@ -1006,7 +1068,7 @@ class Game:
         self.emptied = None
         self.offered = None
         self.turns = 0
-        self.out = self._newly_out = frozenset()
+        self.out, self._newly_out = self.out_of_game, frozenset()
 
     def _setup_round(self) -> bool:
         """A new round's deal and first card; True if the set-up paused."""
@@ -1071,6 +1133,11 @@ class Game:
         self.next_override = None
         self._newly_out = frozenset()
 
+    def seated(self, p: int) -> bool:
+        """True if `p` takes part in the round: not out (see put_out). Every primitive that
+        walks the table, deals, passes, gives or asks goes by this (or in_order/next_in)."""
+        return p not in self.out
+
     def next_in(self, p: int, step: int = 1, direction: int | None = None) -> int:
         """The player `step` places after `p` among those still in (in the current
         direction, or `direction`); step 0: `p` if they are in, else the next one in."""
@@ -1110,13 +1177,15 @@ class Game:
         """`p`'s team number (with `teams:`), else `p`: each player is a team of one."""
         return p if self.team_of is None else self.team_of[p]
 
-    def put_out(self, p: int) -> None:
-        """`p` is out of the round (see the effect eliminate): play passes over them.
-        When one player, or the players of one team, are left, the first of them wins
-        the round. The last player in is never put out."""
+    def put_out(self, p: int, for_game: bool = False) -> None:
+        """`p` is out of the round (see the effect eliminate), and of every later round
+        `for_game`: play passes over them. When one player, or the players of one team,
+        are left, the first of them wins the round. The last player in is never put out."""
         if p in self.out or len(self.out) >= self.n - 1:
             return
         self.out |= {p}
+        if for_game:
+            self.out_of_game |= {p}
         self._newly_out |= {p}
         left = [q for q in range(self.n) if q not in self.out]
         if len({self.team(q) for q in left}) == 1:
@@ -1124,8 +1193,9 @@ class Game:
 
     def win_round(self, p: int) -> None:
         """The round ends with `p` its winner once the step in progress is over (the
-        turn, with its effects and rules); a round already won keeps its winner."""
-        if self.round_winner is None:
+        turn, with its effects and rules); a round already won keeps its winner, and a
+        player who is out never wins it."""
+        if self.round_winner is None and p not in self.out:
             self.round_winner = p
 
     def _team_gains(self, w: int, held: list[int]) -> list[int]:
@@ -1208,7 +1278,8 @@ class Game:
         rule = self._draw_rule
         if rule.until_playable:
             drawn: list[Card] = []
-            while len(drawn) < rule.max:
+            cap = self._amount(rule.max, p)
+            while cap is None or len(drawn) < cap:
                 got = self.draw(p, 1)
                 if not got:
                     break
@@ -1216,7 +1287,7 @@ class Game:
                 if self.playable(got[0], p):
                     break
         else:
-            drawn = self.draw(p, rule.count)
+            drawn = self.draw(p, self._amount(rule.count, p))
         if self._queue:
             if self._drain():  # the rules the draw queued; then the drawn card
                 self._paused.append((_AFTER_DRAW, p, tuple(drawn)))
@@ -1227,6 +1298,16 @@ class Game:
         if drawn and rule.then == "must_play" and self.playable(drawn[-1], p):
             return self.play(p, drawn[-1], True)
         return False
+
+    def _amount(self, amount: Any, p: int) -> Any:
+        """A number of the turn's draw rule: written, or its expression's value for `p`."""
+        if amount is None or type(amount) is int:
+            return amount
+        value = self._value(amount, p)
+        if value is None or value < 0:
+            raise self._fault(RuntimeFault(f"the number of cards to draw is {value}; it must be 0 or more"),
+                              amount)
+        return value
 
     def _offer_drawn(self, p: int, drawn: Sequence[Card]) -> bool:
         """The card drawn for the turn: offered, played or kept. True if it paused."""
@@ -1253,6 +1334,8 @@ class Game:
         hand.remove(card)
         if not hand and self.emptied is None:  # took_from_hand, inline: this is the hot path
             self.emptied = p
+        if self.revealed:
+            self._still_shown(p)
         pile = self.discard_pile
         self.previous_top = pile[-1] if pile else None
         pile.append(card)
@@ -1350,19 +1433,50 @@ class Game:
             self.scores[q] += gained[q]
         if "round_end" in self._watch:
             self.emit("round_end", {"player": w, "points": gained, "team": self.team(w)})
-        if max(self.scores) >= scoring.target or (scoring.game_over is not None and self._holds(scoring.game_over, w)):
-            best = max(self.scores) if scoring.winner == "highest" else min(self.scores)
-            self.winner = self.scores.index(best)
+
+    def _game_over(self) -> None:
+        """After a round and its round_end rules: the game ends when a score reaches the
+        target or `game_over` holds; then autoplay's rounds may be done."""
+        scoring = self.variant.scoring
+        target = scoring.target
+        w = self.round_winner
+        assert w is not None
+        if ((target is not None and max(self.scores) >= target)
+                or (scoring.game_over is not None and self._holds(scoring.game_over, w))):
+            self.winners = self._winners()
+            self.winner = self.winners[0]
             if "game_end" in self._watch:
-                self.emit("game_end", {"player": self.winner, "scores": list(self.scores),
-                                       "team": self.team(self.winner)})
+                self.emit("game_end", {"player": self.winner, "winners": list(self.winners),
+                                       "scores": list(self.scores), "team": self.team(self.winner)})
+        if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
+            self._agents = None  # autoplay's rounds are done: the next decision waits
+
+    def _winners(self) -> tuple[int, ...]:
+        """The seats with the best total among the teams still in (a team is out when all
+        its players are), in seat order; the variant's tie-break, if any, settles a tie
+        between teams (the highest value wins). More than one team left: a tie."""
+        scoring = self.variant.scoring
+        teams_in = {self.team(q) for q in range(self.n) if q not in self.out}
+        seats = [q for q in range(self.n) if self.team(q) in teams_in]
+        pick = max if scoring.winner == "highest" else min
+        best = pick(self.scores[q] for q in seats)
+        tied = [q for q in seats if self.scores[q] == best]
+        if scoring.tie_break is not None and len({self.team(q) for q in tied}) > 1:
+            values = {q: self._value(scoring.tie_break, q) for q in tied}
+            top = max(values.values())
+            tied = [q for q in tied if values[q] == top]
+        return tuple(tied)
+
+    def _value(self, expr: Callable[[Game, dict[str, Any]], Any], p: int) -> Any:
+        """An expression of the variant's outside any program (`player`: `p`), its error positioned."""
+        try:
+            return expr(self, {"player": p})
+        except Exception as err:
+            raise self._fault(err, expr) from err
 
     def _holds(self, test: Callable[[Game, dict[str, Any]], Any], p: int) -> bool:
         """A condition of the variant's outside any program (`player`: `p`), its error positioned."""
-        try:
-            return bool(test(self, {"player": p}))
-        except Exception as err:
-            raise self._fault(err, test) from err
+        return bool(self._value(test, p))
 
     def jump_in(self, test: Lambda, after: int) -> bool:
         """Offer out-of-turn plays on the top card: each other player in turn order
@@ -1444,11 +1558,12 @@ class Game:
     def _f_after_draw(self, f: Frame) -> bool:
         return self._offer_drawn(f[1], f[2])
 
-    def _f_turn_end(self, f: Frame) -> bool:
-        return self._turn_end(f[1], move_on=True)
-
     def _f_move_on(self, f: Frame) -> bool:
         self._move_on()
+        return False
+
+    def _f_game_over(self, f: Frame) -> bool:
+        self._game_over()
         return False
 
     def _f_offer(self, f: Frame) -> bool:
@@ -1505,7 +1620,7 @@ _HANDLERS: tuple[Callable[..., bool], ...] = (
     Game._f_program, Game._f_for, Game._f_while, Game._f_repeat, Game._f_drain, Game._f_choose,
     Game._f_rounds, Game._f_setup_end, Game._f_turns, Game._f_turn_ask, Game._f_after_draw,
     Game._f_turn_end, Game._f_move_on, Game._w_bind, Game._w_turn, Game._w_drawn,
-    Game._f_offer, Game._w_jump,
+    Game._f_offer, Game._w_jump, Game._f_game_over,
 )
 
 _points = attrgetter("points")
@@ -1517,8 +1632,8 @@ _ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 _START = frozenset({
     "variant", "n", "_rng_shared", "_depth", "_work", "_work_turn", "_pairing", "_decks", "_all_plays",
     "side", "direction", "current", "dealer", "round", "turns", "current_color", "previous_top", "penalty",
-    "penalty_answer", "skips", "again", "next_override", "offered", "round_winner", "out", "_newly_out",
-    "emptied", "winner", "replayable", "_agents", "_running", "_agent_error", "_stop_after", "decision",
+    "penalty_answer", "skips", "again", "next_override", "offered", "round_winner", "out", "out_of_game", "_newly_out",
+    "emptied", "winner", "winners", "replayable", "_agents", "_running", "_agent_error", "_stop_after", "decision",
     "cards", "_plays", "_subs", "_match", "_memo", "_last_face", "_last_color", "_last_faces", "_must_play",
     "_draw_rule", "_runners", "_fires", "_turn_loop", "team_of", "teams",
     "_plain", "_hooked", "_loud_play", "_loud_draw",

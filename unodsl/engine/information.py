@@ -33,7 +33,8 @@ def information_state(game: Any, player: int) -> tuple[Any, ...]:
 def observed(view: PlayerView) -> tuple[Any, ...]:
     """A view as hashable data: cards by the faces a person sees, a hand in no order."""
     hand = tuple(sorted((c.label, outward(c) or "") for c in view.hand))
-    opponents = tuple((o.seat, o.hand_size, o.backs, o.score, tuple(sorted(o.flags))) for o in view.opponents)
+    opponents = tuple((o.seat, o.hand_size, o.backs, o.score, tuple(sorted(o.flags)), o.shown)
+                      for o in view.opponents)
     return (view.player, hand, opponents, view.discard_pile, view.draw_pile_size, view.draw_pile_back,
             view.current_color, view.side, view.direction, view.current, view.dealer, view.penalty,
             view.scores, view.aside, tuple(sorted(view.flags)))
@@ -69,11 +70,12 @@ def resample(game: Any, player: int, rng: random.Random) -> Any:
     """A clone of `game` in which the cards `player` cannot see (other hands, the draw
     pile) are dealt again at random among those places, keeping every size and every
     outward face they can see (the backs of two-sided cards in hands, and of the draw
-    pile's top card). Cards the game is in the middle of using (those a pending
-    decision or a running effect holds) stay where they are."""
+    pile's top card). Cards shown to everyone, and cards the game is in the middle of
+    using (those a pending decision or a running effect holds), stay where they are."""
     g = game.clone()
     g.replayable = False
     pinned = {c.id for c in _cards_in([g._stack, list(g._queue), g.decision, g.penalty_answer])}
+    pinned |= {c.id for q in range(g.n) for c in g.shown(q)}  # cards shown to everyone stay where they are
     places: list[tuple[list[Card], int, str | None]] = []  # zone, index, the face it must show outward
     for q, hand in enumerate(g.hands):
         if q != player:

@@ -76,7 +76,8 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
     _decide(L, "choice" in watched)
     L.shift = 0
     _act(L, variant, fires)
-    L.add(2, "if paused:")
+    # The rules the action queued (a penalty's draws …) are part of the turn, before its end.
+    L.add(2, "if paused or queue and g._drain():" if rules else "if paused:")
     L.add(3, f"g._paused += (({TURN_END}, p), ({TURNS},))")
     L.add(3, "return True")
     if "turn_end" in watched:  # Game._turn_end, inline
@@ -98,11 +99,7 @@ def turn_loop(variant: Variant, ns: Namespace, name: str, fires: dict[str, str])
         L.add(4, "g.skips = 0")
     L.add(2, "else:")
     L.add(3, "g.current = (g.current + g.direction) % n")
-    L.add(1, "g.round_turns.append(g.turns)")
-    L.add(1, "g._score()")
-    L.add(1, "if g._stop_after is not None and len(g.round_turns) >= g._stop_after:")
-    L.add(2, "g._agents = None")
-    L.add(1, "return False")
+    L.add(1, "return g._end_round()")
     return L.text()
 
 
@@ -241,10 +238,12 @@ def _act(L: _Lines, variant: Variant, fires: dict[str, str]) -> None:
     L.add(5, "paused = run(g, {'player': p, 'card': card}, 0)")
 
 
-def _drawn(L: _Lines, count: int, then: str, fires: dict[str, str]) -> None:
+def _drawn(L: _Lines, count: object, then: str, fires: dict[str, str]) -> None:
     """The draw of Game._draw_turn without a penalty, then what becomes of the card
     drawn: `card` is set when it is to be played."""
-    if count == 1:  # Game.draw's one-card path, inline
+    if type(count) is not int:  # an expression of the variant's, read at each draw
+        L.add(4, "drawn = g.draw(p, g._amount(g._draw_rule.count, p))")
+    elif count == 1:  # Game.draw's one-card path, inline
         L.add(4, "draw_pile = g.draw_pile")
         L.add(4, "if draw_pile:")
         L.add(5, "got = draw_pile.pop()")

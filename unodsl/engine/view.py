@@ -1,8 +1,9 @@
 """What one player can see at the table: no more than a person would.
 
 A player sees their own hand, the whole discard pile, the size of the draw pile
-and of every hand, scores and flags, and, with two-faced cards, the faces that
-point outwards: the backs of opponents' cards and of the draw pile's top card.
+and of every hand, scores and flags, the cards of other hands that were shown to
+everyone (reveal), and, with two-faced cards, the faces that point outwards: the
+backs of opponents' cards and of the draw pile's top card.
 `Game.view(player)` builds a PlayerView.
 """
 
@@ -20,6 +21,7 @@ class OpponentView:
     backs: tuple[str, ...]  # other faces of their cards, sorted (empty for one-sided decks)
     score: int
     flags: frozenset[str]
+    shown: tuple[str, ...] = ()  # cards of their hand everyone has seen (reveal), sorted
 
 
 @dataclass(frozen=True, slots=True)

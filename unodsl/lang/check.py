@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import did_you_mean
 from . import ast
-from .signature import CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, Registry, fits
+from .signature import ACTION_WORDS, CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, Registry, fits
 from .walk import start
 
 
@@ -133,6 +133,7 @@ class Checker:
         self.none_vars: set[str] = set()  # variables that may hold none
         self.nulls: set[int] = set()  # nodes whose value may be none where they stand
         self.known: frozenset[str] = ctx.known  # expressions (by text) tested not to be none here
+        self.answers: set[int] = set()  # nodes that read an answer (a choice's `value`): see _answer_words
 
     # -- scope ------------------------------------------------------------
     def lookup(self, name: str) -> str | None:
@@ -232,6 +233,9 @@ class Checker:
                 if t is None:
                     raise CheckError(f"unknown name {name!r}", node.at,
                                      did_you_mean(name, self.all_names()))
+                if t == "answer":  # any type, but never a text other than a colour or an action word
+                    self.answers.add(id(node))
+                    return "any"
                 return t
             case ast.Attr(name=name) if option_read(node) is not None:
                 if name not in self.ctx.options:
@@ -380,6 +384,7 @@ class Checker:
                 raise CheckError(f"{show(node)} is {never}: {show(a, 24)} is {TYPE_WORDS.get(ta, ta)} "
                                  f"and {show(b, 24)} is {TYPE_WORDS.get(tb, tb)}", start(node),
                                  self._compare_hint(a, b, ta, tb))
+            self._answer_words(node, op, a, b)
             self._literal_domain(a, b)
             self._literal_domain(b, a)
             if op == "==":
@@ -432,6 +437,20 @@ class Checker:
                     return f"a symbol is text: write \"{lit}\", or compare {show(x.obj, 24)}.rank == {lit}"
                 return f"write the text in quotes: \"{lit}\""
         return None
+
+    def _answer_words(self, node: ast.Node, op: str, a: ast.Node, b: ast.Node) -> None:
+        """`value == "drwa"`: an answer is a card, a colour, a seat, true or false, or an
+        action word (draw, keep, pass), so a comparison with any other text never holds."""
+        for x, y in ((a, b), (b, a)):
+            if id(x) in self.answers and isinstance(y, ast.Literal) and isinstance(y.value, str):
+                if y.value in ACTION_WORDS or y.value in self.ctx.colors:
+                    return
+                never = "never true" if op == "==" else "always true"
+                words = ", ".join(f'"{w}"' for w in ACTION_WORDS)
+                raise CheckError(f"{show(node)} is {never}: an answer is a card, a colour, a seat, true or false, "
+                                 f"or one of the actions {words}", y.at,
+                                 did_you_mean(y.value, [*ACTION_WORDS, *self.ctx.colors])
+                                 or f"compare it with one of the actions {words}, or with a colour")
 
     def _literal_domain(self, attr: ast.Node, lit: ast.Node) -> None:
         """`c.kind == "skp"` and `c.color == "purpel"` are caught here."""
@@ -536,12 +555,16 @@ class Checker:
                              "declare two `sides:` to flip, or remove flip()")
         for p in params:
             arg = given.get(p.name)
+            if p.words and isinstance(arg, ast.Literal) and arg.value not in p.words:
+                shown = " or ".join(f'"{w}"' for w in p.words)
+                raise CheckError(f"{node.func}(): {p.name} is {shown}, not {show(arg)}", arg.at,
+                                 did_you_mean(str(arg.value), p.words) or f"usage: {prim.usage()}")
             if (p.type == "color" and isinstance(arg, ast.Literal) and isinstance(arg.value, str)
                     and arg.value not in self.ctx.colors):
                 raise CheckError(f"unknown colour {arg.value!r}", arg.at,
                                      did_you_mean(arg.value, self.ctx.colors)
                                      or f"colours: {', '.join(sorted(self.ctx.colors)) or 'none'}")
-            if prim.kind == "query" or p.type != "int" or arg is None:
+            if prim.kind == "query" or p.name != "count" or arg is None:  # a count, not points or a direction
                 continue
             count = static_int(arg, self.ctx.options)
             if count is not None and count < 0:

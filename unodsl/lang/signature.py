@@ -14,7 +14,10 @@ from typing import Any, Literal
 # Static types of the language. "zone" is a card list that cards can be moved
 # to and from (a hand, a pile); "fn" is a lambda; "any" fits every type.
 Type = Literal["card", "cards", "zone", "player", "players", "color", "int", "bool",
-               "str", "fn", "any", "none"]
+               "str", "fn", "any", "none", "answer"]
+# An answer to a decision, as a rule reads it (the `value` of a choice): the card played
+# or chosen, a colour, a seat, true or false, or one of these action words.
+ACTION_WORDS = ("draw", "keep", "pass")
 Kind = Literal["query", "effect", "choice"]
 
 SUBTYPES: dict[str, set[str]] = {
@@ -37,6 +40,7 @@ class Param:
     name: str
     type: str
     default: str | None = None  # language text, compiled where used ("player")
+    words: tuple[str, ...] = ()  # a str parameter that takes only these texts (`at: str{top|bottom}`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +78,16 @@ class BuiltinName:
 
 
 def _parse_params(spec: str) -> tuple[Param, ...]:
+    """`name: type = default, …`; a type `str{a|b}` takes only the texts a and b."""
     params = []
     for part in filter(None, (p.strip() for p in spec.split(","))):
         head, _, default = part.partition("=")
         name, _, typ = head.partition(":")
-        params.append(Param(name.strip(), typ.strip() or "any", default.strip() or None))
+        typ, _, words = typ.strip().partition("{")
+        params.append(Param(name.strip(), typ or "any", default.strip() or None,
+                            tuple(words.rstrip("}").split("|")) if words else ()))
     return tuple(params)
+
 
 
 @dataclass

@@ -340,14 +340,14 @@ class PlayNarrator(Narrator):
 def forced_text(kind: str, value: Any, penalty: int = 0, names: Sequence[str] = ()) -> str:
     """What the engine did for the person when they had a single legal option."""
     if kind == "turn":
-        if value is DRAW:
+        if value == "draw":
             if penalty:
                 return f"you cannot answer the penalty: you have to draw {penalty}"
             return "you have no card you can play: you have to draw"
-        if value is PASS:
+        if value == "pass":
             return "you can neither play nor draw: you pass"
-        if isinstance(value, Play):
-            return f"your only move: you have to play {card_text(value.card)}"
+        if isinstance(value, Card):
+            return f"your only move: you have to play {card_text(value)}"
     if kind == "color" and isinstance(value, str):
         return f"only one colour can be named: {color_text(value)}"
     if kind == "player" and isinstance(value, int):

@@ -205,6 +205,7 @@ EVENT_PHRASES: dict[str, str] = {
     "round_end": "a round ends",
     "game_end": "the game ends",
     "eliminated": "a player is out of the round",
+    "card_revealed": "a card is shown to every player",
     "rule_fired": "a rule fires",
 }
 
@@ -529,6 +530,9 @@ class English:
                 return f"For each of {possessive(self.player)} opponents {var} in turn order"
             case ast.Call(func="others", args=(who,)):
                 return f"For each other player {var}, in turn order after {self.value(who)}"
+            case ast.Call(func="opponents_of", args=(who,)):
+                who_ = self.value(who)
+                return f"For each of {possessive(who_)} opponents {var}, in turn order after {who_}"
         return f"For each {var} of {self.value(items)}"
 
     def assign(self, var: str, value: ast.Node) -> list[Part]:
@@ -574,7 +578,7 @@ def phrase(fn: Phrase) -> Phrase:
 
 def _players(e: English, node: ast.Node) -> bool:
     return (isinstance(node, ast.Name) and node.id in ("players", "opponents")) or (
-        isinstance(node, ast.Call) and node.func == "others")
+        isinstance(node, ast.Call) and node.func in ("others", "opponents_of"))
 
 
 def _quantified(e: English, a: Args, some: str, no: str) -> Said:
@@ -657,6 +661,11 @@ def others_(e: English, a: Args) -> Said:
 
 
 @phrase
+def opponents_of_(e: English, a: Args) -> Said:
+    return Said(noun=f"{possessive(e.value(a['who']))} opponents")
+
+
+@phrase
 def team_of_(e: English, a: Args) -> Said:
     return Said(noun=f"{possessive(e.value(a['who']))} team")
 
@@ -690,6 +699,16 @@ def draw_(e: English, a: Args) -> Said:
 def draw_until_(e: English, a: Args) -> Said:
     nouns = join([article(n) for n in e.card_nouns(a["test"])], "or")
     return Said(clause=Clause(e.value(a["who"]), f"draw{{s}} cards until {{they}} draw {nouns}"))
+
+
+@phrase
+def reveal_(e: English, a: Args) -> Said:
+    cards = a["cards"]
+    if isinstance(cards, ast.Call) and cards.func in ("draw", "draw_until"):  # a draw face up
+        drawn = PHRASES[cards.func](e, bind(cards)).clause
+        assert drawn is not None
+        return Said(clause=Clause(drawn.subject, f"{drawn.verb}, face up for everyone to see", drawn.many))
+    return Said(clause=Clause("", f"show {e.value(cards)} to every player"))
 
 
 @phrase
@@ -817,7 +836,9 @@ def eliminate_(e: English, a: Args) -> Said:
     zone = a["to"]
     top = isinstance(a["at"], ast.Literal) and a["at"].value == "top"
     where = f"{'onto' if top else 'under'} {e.value(zone)}"
-    return Said(clause=Clause(e.value(a["who"]), f"{{is}} out of the round, {{their}} cards going {where}"))
+    game = isinstance(a["out_of"], ast.Literal) and a["out_of"].value == "game"
+    out = "out of the game" if game else "out of the round"
+    return Said(clause=Clause(e.value(a["who"]), f"{{is}} {out}, {{their}} cards going {where}"))
 
 
 @phrase
@@ -878,13 +899,23 @@ def pass_hands_(e: English, a: Args) -> Said:
 @phrase
 def redeal_(e: English, a: Args) -> Said:
     pile = f" and {_zone(e, a['pile'])}" if "pile" in a.given else ""
-    return Said(clause=Clause("", f"gather every hand{pile}, shuffle them and deal them out again one at a time, "
+    way = a["direction"]
+    to = ("" if isinstance(way, ast.Name) and way.id == "direction" else " to the left" if _int(way) == 1
+          else " to the right" if isinstance(way, ast.Unary) and _int(way.operand) == 1 else f" in direction "
+          f"{e.value(way)}")
+    return Said(clause=Clause("", f"gather every hand{pile}, shuffle them and deal them out again one at a time{to}, "
                               f"starting with {e.value(a['first'])}"))
 
 
 @phrase
 def put_(e: English, a: Args) -> Said:
     return Said(clause=Clause("", f"put {e.value(a['card'])} {_onto(e, a['zone'], a['at'])} without playing it"))
+
+
+@phrase
+def put_all_(e: English, a: Args) -> Said:
+    return Said(clause=Clause("", f"put {e.value(a['cards'])} {_onto(e, a['zone'], a['at'])} all at once, "
+                              "without playing them"))
 
 
 @phrase
@@ -905,6 +936,8 @@ def _options(e: English, options: ast.Node) -> str:
             return "a player"
         case ast.Call(func="others", args=(who,)):
             return f"a player other than {e.value(who)}"
+        case ast.Call(func="opponents_of", args=(who,)):
+            return f"an opponent of {e.value(who)}"
     return f"one of {e.value(options)}"
 
 

@@ -18,7 +18,8 @@ from ..engine.events import EVENTS
 from ..variant.model import Variant
 
 # 2: events written as they happen, bots drawing from the game's generator, an end line.
-LOG_VERSION = 3  # 3: bots draw from their own generator, not the game's
+# 3: bots draw from their own generator, not the game's.
+LOG_VERSION = 4  # 4: a choice's value is the card played or the action's word; game_end names every winner
 
 
 def plain(value: Any) -> Any:

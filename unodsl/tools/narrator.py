@@ -7,7 +7,6 @@ from typing import Any
 
 from rich.markup import escape
 
-from ..engine.actions import DRAW, PASS
 from ..engine.cards import Card
 from ..engine.events import EVENTS
 from ..engine.game import Game
@@ -194,9 +193,9 @@ class Narrator:
         if kind == "ask" and answers is not None and not self.verbose:
             answers.setdefault((d["player"], prompt), []).append("yes" if value else "no")
             return
-        if kind == "jump" and value is not PASS:
+        if kind == "jump" and value != "pass":
             self.jumping = d["player"]  # the card played next is played out of turn
-        if kind == "turn" and value is DRAW:
+        if kind == "turn" and value == "draw":
             self.cause, self.asked, self.taking = None, None, self.game.penalty
         if kind == "ask" and value is True and prompt not in DECLARATIONS:
             self.asked = (d["player"], prompt)
@@ -210,6 +209,9 @@ class Narrator:
                 self.say(f"    {self.who(d['player'])} {escape(line)}")
         elif kind == "player":
             self.say(f"    {self.who(d['player'])} picks {self.who(value)}")
+
+    def on_card_revealed(self, d: dict[str, Any]) -> None:
+        self.say(f"    {self.who(d['player'])} shows {card_text(d['card'])} to everyone")
 
     def on_eliminated(self, d: dict[str, Any]) -> None:
         self.say(f"    {self.who(d['player'])} is out of the round ({d['count']} card(s) to {d['zone']})")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine.actions import Decision, Play
+from ..engine.actions import Decision, Play, answer_value
 from ..engine.cards import Card
 from ..engine.game import MAX_TURNS, Game, Listener
 from ..errors import IllegalAction, Pos, UnoDslError, VariantError
@@ -165,8 +165,10 @@ def _header(line: str, where: str) -> dict[str, Any]:
     if not isinstance(header, dict) or "unodsl_log" not in header:
         raise LogError(f'{where}line 1 is not a unodsl log header (it starts with {{"unodsl_log": 1, …}})')
     if header["unodsl_log"] != LOG_VERSION:
-        older = " (written by an older unodsl, whose bots drew from the game's generator)" \
-            if isinstance(header["unodsl_log"], int) and header["unodsl_log"] < LOG_VERSION else ""
+        version = header["unodsl_log"]
+        older = "" if not isinstance(version, int) or version >= LOG_VERSION else \
+            " (written by an older unodsl, whose bots drew from the game's generator)" if version < 3 else \
+            " (written by an older unodsl, which told choices and the end of a game otherwise)"
         raise LogError(f"{where}log format {header['unodsl_log']!r} is not one this unodsl reads "
                        f"({LOG_VERSION}){older}")
     for key, kind in (("players", int), ("seed", int), ("agents", list), ("options", list)):
@@ -230,9 +232,6 @@ def _key(value: Any) -> tuple[str, Any]:
     if isinstance(value, bool):
         return "bool", value
     if isinstance(value, dict):
-        card = value.get("play")
-        if isinstance(card, dict):
-            return "play", card.get("id")
         return "card", value.get("id")
     if isinstance(value, int | str):
         return type(value).__name__, value
@@ -243,7 +242,7 @@ def live_option(value: Any, options: Sequence[Any]) -> Any:
     """The live option that a logged choice value names; LookupError if none does."""
     want = _key(value)
     for option in options:
-        if _key(plain(option)) == want:
+        if _key(plain(answer_value(option))) == want:  # as the choice event tells it
             return option
     raise LookupError(f"{_compact(value)} is not among the options: {describe_options(options)}")
 

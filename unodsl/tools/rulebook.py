@@ -180,9 +180,14 @@ class _Book:
             lines.append("You must play if you can.")
         elif not turn.get("draw", {}).get("allowed_if"):
             lines.append("You may draw instead, even when you could play.")
-        d = t.draw
-        draw = (f"draw until you draw a card you can play (at most {cards(d.max)})" if d.until_playable
-                else f"draw {cards(d.count)}")
+        d, raw = t.draw, turn.get("draw", {})
+        if d.until_playable:
+            cap = ("" if d.max is None else f", at most {cards(d.max)}" if isinstance(d.max, int)
+                   else f", at most {e.value_of(raw['max'])} cards")
+            draw = f"draw one card at a time until you draw a card you can play or the draw pile runs out{cap}"
+        else:
+            draw = f"draw {cards(d.count)}" if isinstance(d.count, int) else \
+                f"draw {e.value_of(raw['count'])} cards"
         lines.append(f"If you do not play, {draw}.")
         if d.allowed_if is not None and turn.get("draw", {}).get("allowed_if"):
             lines.append(f"You may draw only if {e.condition(turn['draw']['allowed_if'])}; "

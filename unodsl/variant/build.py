@@ -72,14 +72,13 @@ class VariantBuilder:
                 match=match or (lambda g, e: False),
                 must_play_if_able=turn.get("must_play_if_able", False),
                 match_is_pure=match_tree is not None and reads_only_faces(match_tree),
-                draw=DrawRule(count=draw.get("count", 1), until_playable=draw.get("until_playable", False),
-                              max=draw.get("max", 10),
+                draw=DrawRule(count=self.amount(("turn", "draw", "count"), 1),
+                              until_playable=draw.get("until_playable", False),
+                              max=self.amount(("turn", "draw", "max"), None),
                               allowed_if=x.condition(("turn", "draw", "allowed_if"), PLAYER_ENV),
                               then=draw.get("then", "may_play")),
             ),
-            scoring=Scoring(d["scoring"].get("round", "winner_scores_others"),
-                            self.number(("scoring", "target"), 1, 1_000_000), d["scoring"].get("winner", "highest"),
-                            x.condition(("scoring", "game_over"), PLAYER_ENV)),
+            scoring=self.scoring(d["scoring"]),
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
             teams=self.teams(d.get("teams"), players["min"], players["max"]),
@@ -96,6 +95,33 @@ class VariantBuilder:
                                  "number is the fewest, the second the most", f"write [{hi}, {lo}]")
             out[name] = (lo, hi)
         return out
+
+    def scoring(self, raw: dict[str, Any]) -> Scoring:
+        """Round scoring and the end of the game: a target, a `game_over` condition, or both."""
+        x = self.exprs
+        if "target" not in raw and "game_over" not in raw:
+            removed = x.src.removed.get(("scoring", "target"))  # an overlay's `target: null`
+            message = ("scoring needs a `target` (the total that wins) or a `game_over` condition (or both), "
+                       "or the game never ends")
+            hint = "for one round: game_over: \"true\""
+            if removed is not None:
+                x.diags.append(Diagnostic(removed, message, hint))
+            else:
+                x.error(("scoring",), message, hint)
+        target = self.number(("scoring", "target"), 1, 1_000_000) if "target" in raw else None
+        return Scoring(raw.get("round", "winner_scores_others"), target, raw.get("winner", "highest"),
+                       x.condition(("scoring", "game_over"), PLAYER_ENV),
+                       x.condition(("scoring", "tie_break"), PLAYER_ENV, want=("int",)))
+
+    def amount(self, key: Key, default: int | None) -> Any:
+        """A number of cards at `key`: written as a number, or an expression read when it is
+        needed (`player`: who draws; effects such as random() are allowed)."""
+        raw = self.exprs.get(key)
+        if raw is None:
+            return default
+        if isinstance(raw, str):
+            return self.exprs.condition(key, PLAYER_ENV, effects=True, want=("int",))
+        return int(raw)
 
     def teams(self, raw: Any, lo: int, hi: int) -> Teams:
         """The `teams:` declaration, checked against the seats and the player count."""

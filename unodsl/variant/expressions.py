@@ -123,10 +123,10 @@ class Expressions:
             return None
         if not any(fits(t, w) for w in want):
             where = ".".join(str(k) for k in key)
-            if want == ("bool",):
-                what, hint = f"{where} is a condition", "compare it, e.g. count(hand) > 0 or card.rank == 7"
-            else:
-                what, hint = f"{where} should give {TYPE_WORDS[want[0]]}", "for example left_of(dealer)"
+            hint: str | None = "compare it, e.g. count(hand) > 0 or card.rank == 7"
+            what = f"{where} is a condition"
+            if want != ("bool",):
+                what, hint = f"{where} should give {TYPE_WORDS[want[0]]}", _EXAMPLES.get(want[0])
             self.error(key, f"{what}, but {show(node)} is {TYPE_WORDS.get(t, t)}", hint)
             return None
         fn = compile_expr(node, ctx, self.origins)
@@ -176,6 +176,9 @@ class Expressions:
                  fields: Mapping[str, tuple[str, tuple[Any, ...]]] | None = None) -> Context:
         return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options, sides=self.sides,
                        known=known, domains={**self.domains, **(fields or {})})
+
+
+_EXAMPLES = {"player": "for example left_of(dealer)", "int": "for example -count(hand), or player.score"}
 
 
 def too_deep(text: str) -> tuple[int, int] | None:

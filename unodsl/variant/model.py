@@ -58,9 +58,9 @@ class Side:
 
 @dataclass(frozen=True, slots=True)
 class DrawRule:
-    count: int = 1
+    count: int | Fn = 1  # a number, or an expression read at each draw (`player`: who draws)
     until_playable: bool = False
-    max: int = 10
+    max: int | Fn | None = None  # the most cards drawn until playable (None: until the draw pile runs out)
     allowed_if: Fn | None = None
     then: AfterDraw = "may_play"
 
@@ -76,9 +76,10 @@ class TurnRules:
 @dataclass(frozen=True, slots=True)
 class Scoring:
     round: RoundScoring
-    target: int
+    target: int | None  # the total that ends the game (None: only `game_over` ends it)
     winner: Literal["highest", "lowest"]
     game_over: Fn | None = None  # the game also ends when this holds after a round's scoring
+    tie_break: Fn | None = None  # settles a tie on the totals: the tied player with the highest value wins
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,7 +65,10 @@ def resolve(name: str | Path) -> Path:
 
 
 def _is_path(ref: str) -> bool:
-    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+    """A path ends in .yaml, or holds a folder that a shipped name (`house/mercy`) does not."""
+    if ref.endswith((".yaml", ".yml")):
+        return True
+    return ("/" in ref or "\\" in ref) and not _SHIPPED_NAME.fullmatch(ref)
 
 
 def _short(text: str, limit: int = 80) -> str:

@@ -25,8 +25,10 @@ def choose_color(g: Game, by: int) -> Decision:
 
 @choice("options: players, by: player = player", returns="player", none=True)
 def choose_player(g: Game, options: list[int], by: int) -> Decision | None:
-    """`by` picks one of `options` (none if there is no one to pick, or `by` is out of the round)."""
-    return Decision(by, "player", tuple(options), "pick a player") if options and by not in g.out else None
+    """`by` picks one of `options` who is still in the round (none if there is no one to
+    pick, or `by` is out of the round)."""
+    seats = tuple(q for q in options if g.seated(q))
+    return Decision(by, "player", seats, "pick a player") if seats and g.seated(by) else None
 
 
 @choice("options: cards, by: player = player", returns="card", none=True)

@@ -11,22 +11,39 @@ from ...errors import GameError, RuntimeFault
 from ...lang.program import Lambda
 from ..cards import Card
 from ..game import PAUSED, Game
-from .registry import REGISTRY
+from .registry import AT, REGISTRY, place, word
 
 effect = REGISTRY.effect
 
 
-@effect("who: player, count: int = 1")
-def draw(g: Game, who: int, count: int) -> None:
-    """`who` draws `count` cards (COM-1: an empty draw pile is refilled)."""
-    g.draw(who, _count(count))
+@effect("who: player, count: int = 1", returns="cards")
+def draw(g: Game, who: int, count: int) -> list[Card]:
+    """`who` draws `count` cards (COM-1: an empty draw pile is refilled); a player who is
+    out of the round draws nothing. Gives the cards drawn (`reveal(draw(next, 2))`)."""
+    count = _count(count)
+    return g.draw(who, count) if g.seated(who) else []
 
 
-@effect("who: player, test: fn")
-def draw_until(g: Game, who: int, test: Lambda) -> None:
-    """`who` draws one card at a time until a drawn card passes `test`, or none are left."""
-    while g.draw(who, 1) and not g.call(test, g.hands[who][-1]):
-        pass
+@effect("who: player, test: fn", returns="cards")
+def draw_until(g: Game, who: int, test: Lambda) -> list[Card]:
+    """`who` draws one card at a time until a drawn card passes `test`, or none are left
+    (a player who is out of the round draws nothing). Gives the cards drawn."""
+    drawn: list[Card] = []
+    while g.seated(who) and (got := g.draw(who, 1)):
+        drawn += got
+        if g.call(test, got[0]):
+            break
+    return drawn
+
+
+@effect("cards: cards")
+def reveal(g: Game, cards: list[Card]) -> None:
+    """Show `cards` to every player, face up (card_revealed): a card in a hand stays known
+    to all while it stays there, e.g. cards turned up for everyone to see, one at a time
+    until a colour shows: `reveal(draw_until(next, c -> c.color == named))`."""
+    for card in cards:
+        holder = next((p for p, h in enumerate(g.hands) if any(c.id == card.id for c in h)), None)
+        g.reveal(g.cards[card.id], holder)
 
 
 @effect("count: int = 1")
@@ -77,10 +94,11 @@ def pending_draw(g: Game, count: int, answer: Lambda) -> None:
 
 @effect("a: player, b: player")
 def swap_hands(g: Game, a: int, b: int) -> None:
-    """`a` and `b` exchange their whole hands."""
-    if a == b:
+    """`a` and `b` exchange their whole hands (not with a player who is out of the round)."""
+    if a == b or not (g.seated(a) and g.seated(b)):
         return
     g.hands[a], g.hands[b] = g.hands[b], g.hands[a]
+    g.hands_moved({a: b, b: a})
     g.took_from_hand(a)
     g.took_from_hand(b)
     if g.watching("hands_swapped"):
@@ -92,9 +110,9 @@ def swap_hands(g: Game, a: int, b: int) -> None:
 
 @effect("giver: player, receiver: player, card: card")
 def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
-    """`giver` hands `card` from their hand to `receiver`."""
+    """`giver` hands `card` from their hand to `receiver` (not to a player who is out of the round)."""
     card = None if card is None else g.cards[card.id]  # as it shows now, even if read before a flip
-    if card is None or card not in g.hands[giver]:
+    if card is None or card not in g.hands[giver] or not g.seated(receiver):
         return
     g.hands[giver].remove(card)
     g.hands[receiver].append(card)
@@ -106,14 +124,14 @@ def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
             g.emit("hand_changed", {"player": p, "size": len(g.hands[p])})
 
 
-@effect("source: zone, target: zone, count: int = 1, at: str = 'top'")
+@effect(f"source: zone, target: zone, count: int = 1, at: {AT} = 'top'")
 def move(g: Game, source: list[Card], target: list[Card], count: int, at: str) -> None:
     """Move `count` cards from the top of `source` to the top (or `at: "bottom"`) of `target`."""
     moved = [source.pop() for _ in range(min(_count(count), len(source)))]
     _put(g, moved, source, target, at)
 
 
-@effect("source: zone, target: zone, at: str = 'top'")
+@effect(f"source: zone, target: zone, at: {AT} = 'top'")
 def move_all(g: Game, source: list[Card], target: list[Card], at: str) -> None:
     """Move every card of `source` onto `target`, keeping their order."""
     moved = source[::-1]
@@ -122,11 +140,8 @@ def move_all(g: Game, source: list[Card], target: list[Card], at: str) -> None:
 
 
 def _put(g: Game, moved: list[Card], source: list[Card], target: list[Card], at: str) -> None:
-    if at == "bottom":
-        target[:0] = moved
-    else:
-        target.extend(moved)
-    if moved and not source:
+    place(target, moved, at)
+    if moved:
         for p, h in enumerate(g.hands):
             if h is source:
                 g.took_from_hand(p)
@@ -269,25 +284,25 @@ def _count(count: int) -> int:
     return count
 
 
-@effect("who: player, to: zone = draw_pile, at: str = 'bottom'")
-def eliminate(g: Game, who: int, to: list[Card], at: str) -> None:
+@effect(f"who: player, to: zone = draw_pile, at: {AT} = 'bottom', out_of: str{{round|game}} = 'round'")
+def eliminate(g: Game, who: int, to: list[Card], at: str, out_of: str) -> None:
     """`who` is out of the round: their cards go to `to` (under the draw pile unless
     told otherwise; `at: "top"` puts them on top), play passes over them, and no
     name (`next`, `players`, `opponents`, `others` …) gives them until the next round,
-    when they are back in. When one player (with teams, one team) is left, they win
-    the round (the first of them in seat order); the last player in is never put out."""
+    when they are back in; with `out_of: "game"` they stay out of every later round
+    too. When one player (with teams, one team) is left, they win the round (the first
+    of them in seat order); the last player in is never put out, and a player out
+    never wins the game."""
     if who in g.out or len(g.out) >= g.n - 1:
         return
     hand = g.hands[who]
     held = len(hand)
     if hand is not to:
         moved = hand[::-1]
+        place(to, moved, at)
         hand.clear()
-        if at == "bottom":
-            to[:0] = moved
-        else:
-            to.extend(moved)
-    g.put_out(who)
+        g.hands_moved({who: None})  # what everyone had seen of it is in a pile now
+    g.put_out(who, for_game=word(out_of, ("round", "game"), "out_of") == "game")
     if g.watching("eliminated"):
         g.emit("eliminated", {"player": who, "count": held, "zone": g.zone_name(to)})
 

@@ -68,6 +68,13 @@ def others(g: Game, who: int) -> list[int]:
     return [(who + i * g.direction) % g.n for i in range(1, g.n)]
 
 
+@query("who: player", returns="players")
+def opponents_of(g: Game, who: int) -> list[int]:
+    """Every player still in the round who is not on `who`'s team, in turn order from the
+    one after `who` (without `teams:`, as `others(who)`): who may catch a missed UNO call."""
+    return [q for q in g.in_order(who) if g.team(q) != g.team(who)]
+
+
 @query("who: player, flag: str", returns="bool", inline="{flag} in g.flags[{who}]")
 def flagged(g: Game, who: int, flag: str) -> bool:
     """True if `who` carries `flag` (see flag)."""

@@ -93,8 +93,8 @@ def outcome(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
             rate("timeout_rate", gs.timeouts, started, "games stopped by the rounds guard (no one reached the "
                  "target)", unit="game"),
             rate("game_runaway_rate", gs.runaway, started, "games abandoned at a runaway round", unit="game"),
-            rate("tie_rate", g.ties.get("tied", 0), done, "games whose best final score was shared (the engine "
-                 "then names one winner)", unit="game"),
+            rate("tie_rate", g.ties.get("tied", 0), done, "games won by more than one team (a tie that "
+                 "scoring.tie_break did not settle)", unit="game"),
             rate("game_first_seat_advantage", gs.game_wins_from_dealer[1 % n], done,
                  "game wins of the seat after round 1's dealer, above a fair share", minus=fair, unit="game"),
             bootstrap("game_balance", lambda v: 1 - (max(v) - min(v)), first, done,

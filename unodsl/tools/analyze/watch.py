@@ -305,7 +305,8 @@ class RoundWatch:
 
 
 class GameWatch:
-    """Whole games: ties at the top of the final scores (teams counted once)."""
+    """Whole games: a tie is a game won by more than one team (the engine names every winner
+    of a tie that `scoring.tie_break` does not settle)."""
 
     events: tuple[str, ...] = ("game_end",)
 
@@ -315,9 +316,7 @@ class GameWatch:
     def __call__(self, game: Any, name: str, data: dict[str, Any]) -> None:
         if name != "game_end":
             return
-        scores, winner = data["scores"], data["player"]
-        best = scores[winner]
-        teams = {game.team(p) for p in range(game.n) if scores[p] == best}
+        teams = {game.team(p) for p in data["winners"]}
         self.ties["tied" if len(teams) > 1 else "alone"] += 1
 
     def seat(self, bots: list[Agent]) -> list[Agent]:
