@@ -148,3 +148,21 @@ def test_killing_a_worker_mid_run_loses_no_game() -> None:
         assert figures(remote) == figures(simulate(CLASSIC, count, **kw))
     finally:
         faulthandler.cancel_dump_traceback_later()
+
+
+def _lab(**kw: Any) -> dict[str, Any]:
+    from unodsl.tools.analyze import Budget, analyze, report
+    a = analyze(CLASSIC, players=3, agents=["greedy", "random"], seed=5,
+                budget=Budget(rounds=30, games=3, power=6, train=20), **kw)
+    doc = report(a)
+    doc.pop("timing")
+    return doc
+
+
+def test_the_balance_lab_on_a_local_cluster_gives_the_local_figures(threads: Cluster) -> None:
+    assert _lab(cluster=threads) == _lab()
+
+
+@pytest.mark.slow
+def test_the_balance_lab_on_worker_processes_of_a_local_cluster(processes: Cluster) -> None:
+    assert _lab(cluster=processes) == _lab(workers=1)

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from .analyze import analyze_command
 from .common import CONTEXT, EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from .compile import compile_command
 from .explain import explain
@@ -53,9 +54,8 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, sweep, validate, compile_command, schema_command, explain, list_command,
-                options_command,
-                rulebook, lsp):
+for command in (run, play, replay, simulate, sweep, analyze_command, validate, compile_command, schema_command,
+                explain, list_command, options_command, rulebook, lsp):
     main.add_command(command)
 
 

@@ -20,6 +20,11 @@ def check_plot() -> None:
     _pyplot()
 
 
+def pyplot() -> Any:
+    """matplotlib.pyplot on the Agg backend (PlotUnavailable, saying what to install, without it)."""
+    return _pyplot()
+
+
 def _pyplot() -> Any:
     try:
         matplotlib = importlib.import_module("matplotlib")

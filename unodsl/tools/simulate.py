@@ -23,26 +23,22 @@ The statistics are in `stats.py` (standard library only), the charts in
 from __future__ import annotations
 
 import hashlib
-import itertools
 import math
-import multiprocessing
 import os
-import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine.game import Game, replay_command
 from ..errors import RunawayRound, UnoDslError, VariantRuntimeError
-from ..players.bots import AGENTS, AgentSpecError, make_agents, parse_agent
+from ..players.bots import AGENTS, Agent, AgentSpecError, make_agents, parse_agent
 from ..variant.load import load_variant
 from ..variant.model import Variant
 from ..variant.resolve import resolve
+from .batch import WorkerError, run_chunks
 from .cluster import Cluster
 from .stats import (
     at_rank,
@@ -126,6 +122,7 @@ class Tally:
     plays: Counter[str] = field(default_factory=Counter)     # card kind → plays
     plays_sq: Counter[str] = field(default_factory=Counter)  # card kind → Σ (plays in a round)²
     failed: int = 0                # games stopped by an error (a runtime error of the variant, …)
+    timeouts: int = 0              # of those, games stopped by the engine's max_rounds guard
     failures: list[Failure] = field(default_factory=list)  # the first KEPT_FAILURES of them, by index
 
     def __post_init__(self) -> None:
@@ -154,6 +151,7 @@ class Tally:
                      "points_per_round", "reshuffles_per_round", "plays", "plays_sq"):
             getattr(self, name).update(getattr(other, name))
         self.failed += other.failed
+        self.timeouts += other.timeouts
         self.failures = sorted(self.failures + other.failures, key=lambda f: f.index)[:KEPT_FAILURES]
 
 
@@ -220,8 +218,7 @@ class _Recorder:
 # Playing
 
 
-class SimulationError(UnoDslError):
-    """A game of a simulation failed (other than a runaway round, which is counted)."""
+SimulationError = WorkerError  # a worker process could not start or died (the name simulate used)
 
 
 @dataclass(frozen=True)
@@ -255,44 +252,68 @@ def _variant(setup: Setup) -> Variant:
     return _LOADED[key]
 
 
-def play_one(variant: Variant, setup: Setup, index: int, tally: Tally) -> None:
-    """Play game `index` of a batch into `tally`; a runaway round is counted and ends the game."""
+class Watcher(Protocol):
+    """More eyes on one game of a batch (the balance lab's, tools/analyze/): a listener of
+    `events`, and the table's agents, which it may wrap to watch their decisions."""
+
+    events: tuple[str, ...]
+
+    def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None: ...
+
+    def seat(self, bots: list[Agent]) -> list[Agent]: ...
+
+
+def play_one(variant: Variant, setup: Setup, index: int, tally: Tally,
+             watch: Callable[[list[str]], Watcher] | None = None) -> Game | None:
+    """Play game `index` of a batch into `tally`; a runaway round is counted and ends the game.
+    `watch(seats)` gives a Watcher for the game (its agents by seat); the game is returned
+    when it ended without an error (after its first round, in rounds mode)."""
     seed = game_seed(setup.seed, index)
     n = setup.players
     seats = seating(setup.agents, n, index, fixed_seats=setup.fixed_seats)
     bots = make_agents(seats, n, agents_seed(setup, index, seed))
     recorder = _Recorder(tally, seats)
+    listeners: list[Any] = [recorder]
+    events: tuple[str, ...] = _Recorder.EVENTS
+    if watch is not None:
+        watcher = watch(seats)
+        listeners.append(watcher)
+        events += watcher.events
+        bots = watcher.seat(bots)
     tally.games += 1
+    game: Game | None = None
     try:
-        game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=[recorder],
-                    listen_to=_Recorder.EVENTS)
+        game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=listeners, listen_to=events)
         game.autoplay(bots, rounds=1 if setup.rounds_only else None)
     except RunawayRound:
         tally.runaway += 1
         tally.turns_played += recorder.turns_done + setup.max_turns
-        return
+        return None
     except Exception as err:  # any failure of one game is counted, and the run goes on
         tally.failed += 1
+        if game is not None and game.round > game.max_rounds:
+            tally.timeouts += 1
         tally.turns_played += recorder.turns_done
         if len(tally.failures) < KEPT_FAILURES:
             tally.failures.append(_failure(setup, index, seed, seats, err))
-        return
+        return None
     tally.turns_played += recorder.turns_done
     if setup.rounds_only:
         tally.completed += 1
-        return
+        return game
     first = recorder.first_dealer
     assert game.winners and first is not None
     tally.completed += 1
     tally.rounds_per_game[game.round] += 1
     if len({game.team(p) for p in game.winners}) > 1:
         tally.ties += 1  # a tie is no one's win
-        return
+        return game
     for p in game.winners:  # with teams, every player of the winning team
         tally.game_wins[p] += 1
         tally.game_wins_from_dealer[(p - first) % n] += 1
     for agent in dict.fromkeys(seats[p] for p in game.winners):
         tally.agent_game_wins[agent] += 1
+    return game
 
 
 def _failure(setup: Setup, index: int, seed: int, seats: list[str], err: Exception) -> Failure:
@@ -329,72 +350,18 @@ def _play_chunk(setup: Setup, start: int, stop: int) -> Tally:
     return tally
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """End the worker processes now rather than after their current chunk."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
-    if terminate is not None:
-        terminate()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
-
-
-def _chunks(count: int, workers: int) -> Iterator[tuple[int, int]]:
-    size = max(1, min(50, math.ceil(count / (workers * 20))))
-    return ((start, min(start + size, count)) for start in range(0, count, size))
-
-
-def _play_in_processes(setup: Setup, count: int, workers: int, tally: Tally,
-                       progress: Callable[[int], None] | None) -> None:
-    """Play chunks of games in spawned processes, a few chunks in flight per worker
-    (so neither the queue nor the finished results grow with the number of games)."""
-    chunks = _chunks(count, workers)
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_interrupts)
-    try:
-        pending: set[Future[Tally]] = set()
-        while True:
-            for start, stop in itertools.islice(chunks, 4 * workers - len(pending)):
-                pending.add(pool.submit(_play_chunk, setup, start, stop))
-            if not pending:
-                break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                part = future.result()
-                tally.merge(part)
-                if progress is not None:
-                    progress(part.games)
-            if _enough_failures(setup, tally):
-                for future in pending:
-                    future.cancel()
-                break
-    except KeyboardInterrupt:
-        _stop_workers(pool)
-        raise
-    except BrokenProcessPool as err:
-        raise SimulationError("a worker process could not start or died; worker processes are spawned, so "
-                              "a script that simulates must guard its main code with "
-                              "`if __name__ == \"__main__\":` (or use one worker)") from err
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _play_on_cluster(setup: Setup, count: int, cluster: Cluster, tally: Tally,
-                     progress: Callable[[int], None] | None) -> None:
-    """Play chunks of games on a dask cluster, a few chunks in flight per worker thread.
-    A chunk lost with a worker is played again by the scheduler: its games are seeded,
-    so it gives the same tally, and the merged figures are those of a local run."""
-    workers = cluster.workers
-    chunks = ((setup, start, stop) for start, stop in _chunks(count, workers))
-    for part in cluster.map_unordered(_play_chunk, chunks, 4 * workers, lambda: _enough_failures(setup, tally)):
+def _play_batch(setup: Setup, count: int, workers: int, tally: Tally, progress: Callable[[int], None] | None,
+                cluster: Cluster | None = None) -> None:
+    """Play the games in chunks in `workers` spawned processes or on a dask cluster (see batch.py).
+    A chunk lost with a cluster's worker is played again by the scheduler: its games are
+    seeded, so it gives the same tally, and the merged figures are those of a local run."""
+    def merge(part: Tally) -> None:
         tally.merge(part)
         if progress is not None:
             progress(part.games)
+
+    run_chunks(_play_chunk, setup, count, merge, workers=workers, cluster=cluster,
+               stop=lambda: _enough_failures(setup, tally))
 
 
 @dataclass
@@ -465,23 +432,10 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
     on; after `max_failures` failed games it stops (the figures are then of the
     games played).
     """
-    if isinstance(variant, Variant):
-        loaded = variant
-        path = str(Path(variant.file).resolve())
-    else:
-        path = str(resolve(variant).resolve())
-        loaded = load_variant(path, options)
+    loaded, path = batch_variant(variant, options)
     chosen = {o.name: o.value for o in loaded.options}
-    n = players if players is not None else default_players(loaded)
-    if not loaded.min_players <= n <= loaded.max_players:
-        raise UnoDslError(f"{loaded.name} is for {loaded.min_players}–{loaded.max_players} players, not {n}")
-    if not agents:
-        raise UnoDslError(f"no agents given; agents: {', '.join(AGENTS)}")
-    for agent in agents:
-        try:
-            parse_agent(agent)
-        except AgentSpecError as err:
-            raise UnoDslError(f"{err}; agents: {', '.join(AGENTS)}") from None
+    n = table_size(loaded, players)
+    check_agents(agents)
     if count < 1:
         raise UnoDslError("play at least one game")
     if max_failures is not None and max_failures < 1:
@@ -499,7 +453,7 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
                             progress=progress, agent_seed=agent_seed, cluster=opened)
     if cluster is not None:
         workers = cluster.workers
-        _play_on_cluster(setup, count, cluster, tally, progress)
+        _play_batch(setup, count, workers, tally, progress, cluster)
     elif workers == 1:
         for index in range(count):
             play_one(loaded, setup, index, tally)
@@ -508,10 +462,39 @@ def simulate(variant: str | Path | Variant, count: int, *, players: int | None =
             if _enough_failures(setup, tally):
                 break
     else:
-        _play_in_processes(setup, count, workers, tally, progress)
+        _play_batch(setup, count, workers, tally, progress)
     elapsed = time.perf_counter() - start
     on = tuple(o.label for o in loaded.options if o.is_set)
     return Simulation(setup, loaded.name, on, count, tally, elapsed, workers, loaded.teams is not None)
+
+
+def batch_variant(variant: str | Path | Variant,
+                  options: Mapping[str, bool | int | str] | None = None) -> tuple[Variant, str]:
+    """The variant (a path, a shipped name, or a loaded Variant with its options) and the
+    absolute path of its file, from which worker processes load it again."""
+    if isinstance(variant, Variant):
+        return variant, str(Path(variant.file).resolve())
+    path = str(resolve(variant).resolve())
+    return load_variant(path, options), path
+
+
+def table_size(variant: Variant, players: int | None) -> int:
+    """`players`, or the default table; an error if the variant does not allow it."""
+    n = players if players is not None else default_players(variant)
+    if not variant.min_players <= n <= variant.max_players:
+        raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} players, not {n}")
+    return n
+
+
+def check_agents(agents: Sequence[str]) -> None:
+    """An error naming the agents there are, if `agents` is empty or names one that is not."""
+    if not agents:
+        raise UnoDslError(f"no agents given; agents: {', '.join(AGENTS)}")
+    for agent in agents:
+        try:
+            parse_agent(agent)
+        except AgentSpecError as err:
+            raise UnoDslError(f"{err}; agents: {', '.join(AGENTS)}") from None
 
 
 def describe(hist: Mapping[int, int], *, histogram: bool = False) -> dict[str, Any] | None:

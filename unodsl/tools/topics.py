@@ -181,7 +181,20 @@ skip()
 ```
 
 A choice with a single possible answer is taken without asking. How the bots
-answer: see `unodsl explain bots`."""
+answer: see `unodsl explain bots`.
+
+A rule `on: choice` reads the answer as `value`: the card played (a turn, a
+drawn card played, a jump-in), `"draw"`, `"keep"` or `"pass"`, a colour, a
+seat, a card, or true or false. Comparing it with any other text never holds,
+so the checker refuses it (`value == "drwa"`: did you mean "draw"?).
+
+```yaml part
+rules:
+  - name: a player who draws instead of playing is marked
+    on: choice
+    if: kind == "turn" and value == "draw"
+    do: flag(player, "drew")
+```"""
 
 _BOTS = """\
 `unodsl run`, `simulate` and `play` seat bots (`--agents greedy,random`):
@@ -233,6 +246,32 @@ cards:
     on_play: draw(next, 1); skip()
 ```"""
 
+_MOVES = """\
+Cards move without being played with `move(source, target, count)` (from the top
+of one zone to another), `move_all(source, target)`, `put(card, zone)` (one card,
+wherever it is) and `put_all(cards, zone)`: every card at once, wherever each
+is, with one `hand_changed` per hand when all have moved — a hand emptied this
+way goes out once, with no UNO call on the way down. `at: "bottom"` puts them
+under the zone instead of on top (any other word is refused). `pass_hands()`
+and `redeal(first, direction: -1)` move whole hands.
+
+```unodsl at=cards.skip.on_play
+put_all(filter(hand, c -> c.color == card.color), discard_pile, at: "bottom")
+```
+
+Draws are private: only the drawer sees the cards. `reveal(cards)` shows cards
+to every player (`card_revealed`); a card in a hand stays known to all while it
+stays there, and a player's information state and `resample` keep it. `draw`
+and `draw_until` give the cards drawn, so cards turned up for everyone until a
+colour shows are:
+
+```unodsl at=cards.wild.on_play
+named = choose_color(by: next);
+set_color(named);
+reveal(draw_until(next, c -> c.color == named));
+skip()
+```"""
+
 _ROUND = """\
 `round:` says how a round begins: `first_dealer:` (default seat 0, e.g.
 `cut(c -> c.rank)`), `next_dealer:` (default `left_of(dealer)`) and `setup:`,
@@ -251,9 +290,20 @@ only offered when nothing can be played) and `draw:` — `count:`,
 `until_playable:` with `max:`, `allowed_if:`, and `then:` `may_play`,
 `must_play` or `keep` for a playable drawn card.
 
+`count:` (default 1) is a number, or an expression read at each draw (`player`
+is who draws, and `random` may be used): a launcher that fires 0 to 6 cards is
+`count: "random(0, 6)"`. `until_playable: true` draws one card at a time until a
+playable one comes or the draw pile (refilled from the discard pile) runs out;
+`max:` caps it, as a number or an expression read when the draw begins.
+
 ```yaml part
 turn:
-  draw: {until_playable: true, max: 5, then: must_play}
+  draw: {until_playable: true, max: 25 - count(hand), then: must_play}
+```
+
+```yaml part
+turn:
+  draw: {count: "random(0, 6)", then: keep}   # quoted: a comma inside {…} ends the value
 ```"""
 
 _SCORING = """\
@@ -265,13 +315,25 @@ others' cards) or `each_scores_own` (everyone else scores their own), `target:`
 scoring: {round: each_scores_own, target: 100, winner: lowest}
 ```
 
-`game_over:` (optional) is a condition checked after each round's scoring, with
-`player` the round's winner: the game also ends when it holds, and the best
-total wins.
+`game_over:` (optional) is a condition checked after each round's scoring and
+its `round_end` rules, with `player` the round's winner: the game also ends when
+it holds, and the best total wins. With `game_over:`, `target:` may be left out:
+`game_over: "true"` is a one-round game, and with players put out of the game
+(`eliminate(p, out_of: "game")`), `game_over: player_count == 1` is "the last
+player standing wins".
 
 ```yaml part
 scoring: {game_over: round_number == 3}
 ```
+
+```yaml part
+scoring: {round: winner_scores_others, game_over: "true", tie_break: -count(hand)}
+```
+
+A tie is a tie: when several players (teams) share the best total, every one of
+them wins — `game_end` names them all in `winners` — unless `tie_break:` gives a
+number for each tied player (`player`), and the highest wins (above: the fewest
+cards left). A player, or a whole team, out of the last round never wins.
 
 Scores can change during a round too: `add_score(who, points)` adds (points may
 be negative), `set_score(who, points)` sets; with `teams:` they change the
@@ -339,12 +401,23 @@ out during the same turn (so a draw that puts the next player out, followed by
 is left, they win the round; a variant that wants another end calls `win_round`
 from a rule `on: eliminated`. `is_out(p)` tells whether `p` is out.
 
+A player out takes no part in anything that walks the table: `pass_hands` and
+`redeal` pass and deal among the players still in, `draw`, `give` and
+`swap_hands` give them no cards, and `choose_player` never offers them. With
+`out_of: "game"` they stay out of every later round too (the deal skips them and
+they never win the game): `scoring: {game_over: player_count == 1}` then ends
+the game with the last player standing.
+
 ```yaml part
 rules:
   - name: 20 cards or more and you are out
     on: hand_changed
     if: size >= 20
     do: eliminate(player)
+  - name: 30 cards or more and you are out for good
+    on: hand_changed
+    if: size >= 30
+    do: 'eliminate(player, out_of: "game")'
   - name: a player out's cards are shuffled in
     on: eliminated
     do: shuffle(draw_pile)
@@ -444,6 +517,20 @@ rules:
 The shipped house rules are overlays in `variants/house/`, run by name
 (`unodsl run house/seven_zero`; `unodsl list` shows them)."""
 
+_DESIGN = """\
+`design:` holds the designer's targets. No game reads them; the balance lab
+(`unodsl analyze`, docs/analyze.md) does. `turns_per_round` is the ideal length
+of a round in turns and `rounds_per_game` of a game in rounds, each as `[fewest,
+most]`: the lab scores every round (or game) 1 inside the range and less the
+further outside it is (Ludii's IdealDuration), and counts the rounds inside it.
+A range whose first number is the larger is an error at its position.
+
+```yaml part
+design:
+  turns_per_round: [20, 60]
+  rounds_per_game: [3, 8]
+```"""
+
 TOPICS: dict[str, Topic] = {
     "syntax": Topic("Expressions and programs", _SYNTAX),
     "if": Topic("if … then … else …", _IF),
@@ -464,8 +551,10 @@ TOPICS: dict[str, Topic] = {
     "scoring": Topic("Scoring: scoring", _SCORING),
     "teams": Topic("Teams: teams", _TEAMS),
     "out": Topic("Players out of the round: eliminate", _OUT),
+    "moves": Topic("Moving and showing cards: put_all, reveal", _MOVES),
     "rules": Topic("House rules: rules", _RULES),
     "options": Topic("Options: options", _OPTIONS),
+    "design": Topic("The designer's targets: design", _DESIGN),
     "extends": Topic("Overlays: extends", _EXTENDS),
 }
 

@@ -82,8 +82,19 @@ class VariantBuilder:
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
             teams=self.teams(d.get("teams"), players["min"], players["max"]),
+            design=self.design(d.get("design") or {}),
             where=x.where,
         )
+
+    def design(self, raw: Mapping[str, list[int]]) -> dict[str, tuple[int, int]]:
+        """The designer's ranges (`design:`), each checked to run upwards."""
+        out: dict[str, tuple[int, int]] = {}
+        for name, (lo, hi) in raw.items():
+            if lo > hi:
+                self.exprs.error(("design", name, 0), f"design: {name} runs from {lo} down to {hi}; the first "
+                                 "number is the fewest, the second the most", f"write [{hi}, {lo}]")
+            out[name] = (lo, hi)
+        return out
 
     def scoring(self, raw: dict[str, Any]) -> Scoring:
         """Round scoring and the end of the game: a target, a `game_over` condition, or both."""

@@ -170,6 +170,9 @@ class Variant:
     options: tuple[Option, ...]
     # Partners by seat: "opposite", or the seats of each team; None: everyone plays alone.
     teams: Teams = None
+    # The designer's targets (`design:`), by figure: (fewest, most). Read by the balance
+    # lab (tools/analyze/), never by a game.
+    design: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False)
     # Where each condition stands in the file, and its text (for runtime errors).
     where: Mapping[Any, tuple[Pos, str]] = field(default_factory=dict, compare=False, repr=False)
     # Derived tables the engine builds once per variant (the card table, …).

@@ -1,0 +1,398 @@
+"""The `unodsl analyze` command: the balance lab — is the variant fair, tense, and what is each card worth."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ..errors import UnoDslError, VariantError, shown
+from ..tools.analyze import Analysis, Budget, analyze, figures, report
+from ..tools.analyze.compare import Difference, Sprt, compare, power_table, sequential
+from ..tools.analyze.estimates import Figure
+from ..tools.analyze.lab import growing
+from ..tools.analyze.page import page
+from ..tools.plots import PlotUnavailable, check_plot
+from ..tools.simulate import default_players
+from ..variant.load import load_variant
+from .common import (
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    Console,
+    OutputPath,
+    agent_names,
+    allow_option,
+    cluster_option,
+    open_cluster,
+    parse_options,
+    pct,
+    print_diagnostics,
+    pvalue,
+    report_table,
+    runaway_option,
+    workers_option,
+)
+from .common import progress_bars as _progress
+
+
+def _safe(text: str) -> str:
+    """Text from a variant file, for rich: control characters escaped, markup escaped."""
+    return escape(shown(text))
+
+
+def _power_ask(text: str) -> tuple[str, float]:
+    name, eq, value = text.partition("=")
+    try:
+        delta = float(value)
+    except ValueError:
+        delta = 0.0
+    if not eq or not name.strip() or delta <= 0:
+        raise click.BadParameter(f"{text!r}: use FIGURE=DIFFERENCE, e.g. first_seat_advantage=0.02",
+                                 param_hint="--power")
+    return name.strip(), delta
+
+
+@click.command(name="analyze")
+@click.argument("variant")
+@click.option("-p", "--players", type=click.IntRange(1, 100), help="Number of players (default: 4, or the nearest "
+              "the variant allows).")
+@click.option("-a", "--agents", default="greedy", show_default=True,
+              help="Comma-separated agents, repeated to fill the table (random, greedy, expert, ismcts); the "
+              "table turns one seat per round.")
+@click.option("-s", "--seed", type=int, help="Master seed (default: random, printed). The same seed gives the "
+              "same figures with any number of workers.")
+@click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
+              help="Switch an option of VARIANT on (NAME, NAME=off) or set a number option; repeatable.")
+@click.option("-r", "--rounds", type=int, default=1_000, show_default=True,
+              help="Single rounds of the main pass (outcome, duration, tension, downtime, coverage).")
+@click.option("-g", "--games", type=int, default=100, show_default=True,
+              help="Whole games (completion, timeouts, ties, rounds per game); 0 skips them.")
+@click.option("--power-rounds", type=int, metavar="N", help="Rounds of restricted play per card kind and "
+              "way (default: --rounds; 0 skips card power).")
+@click.option("--train-rounds", type=int, metavar="N", help="Rounds that fit the evaluator (default: half "
+              "of --rounds, at least 200).")
+@click.option("--ladder", is_flag=True, help="Also climb the skill ladder: random → greedy → expert → ISMCTS "
+              "at two budgets (slow: see docs/analyze.md for its cost).")
+@click.option("--ladder-rounds", type=int, default=100, show_default=True, help="Rounds per rung and table size.")
+@workers_option
+@cluster_option
+@runaway_option
+@click.option("--compare", "other", metavar="OTHER", help="Also analyse OTHER (a variant) on the same seeds "
+              "and show every figure side by side with the difference (Holm-corrected).")
+@click.option("--compare-option", "other_option", multiple=True, metavar="NAME[=VALUE]",
+              help="Switch or set an option of the --compare variant; repeatable.")
+@click.option("--until-significant", "sprt_figure", metavar="FIGURE", help="With --compare: play rounds in "
+              "steps and stop as soon as a sequential test (SPRT) settles FIGURE's difference, at most --rounds.")
+@click.option("--delta", type=float, help="The difference the sequential test looks for, in FIGURE's --json "
+              "units (a share as a fraction: 0.02 is 2 points).")
+@click.option("--step", type=click.IntRange(1), default=200, show_default=True,
+              help="Rounds per step of the sequential test.")
+@click.option("--power", "power_asks", multiple=True, metavar="FIGURE=DIFF",
+              help="How many rounds it takes to detect a difference DIFF in FIGURE (α 0.05, 80% power), in "
+              "its --json units; repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
+@click.option("--html", "html_file", type=OutputPath(), metavar="FILE",
+              help="Write one self-contained HTML page with the figures and plots (needs matplotlib).")
+@allow_option
+def analyze_command(variant: str, players: int | None, agents: str, seed: int | None, option: tuple[str, ...],
+                    rounds: int, games: int, power_rounds: int | None, train_rounds: int | None, ladder: bool,
+                    ladder_rounds: int, workers: int | None, cluster: str | None, max_turns: int, other: str | None,
+                    other_option: tuple[str, ...], sprt_figure: str | None, delta: float | None, step: int,
+                    power_asks: tuple[str, ...], as_json: bool, html_file: str | None,
+                    allow: tuple[str, ...]) -> None:
+    """A designer's report on VARIANT: outcome, duration, tension, downtime and
+    aggression, card power, coverage and (with --ladder) skill depth, every figure
+    with its 95% interval and what it means (docs/analyze.md defines each)."""
+    if rounds < 1:
+        raise click.BadParameter("analyse at least one round", param_hint="--rounds")
+    for name, value in (("--games", games), ("--power-rounds", power_rounds), ("--train-rounds", train_rounds),
+                        ("--ladder-rounds", ladder_rounds)):
+        if value is not None and value < 0:
+            raise click.BadParameter(f"cannot be negative, not {value}", param_hint=name)
+    if train_rounds == 0:
+        raise click.BadParameter("the evaluator needs at least one training round", param_hint="--train-rounds")
+    if other_option and other is None:
+        raise click.UsageError("--compare-option needs --compare")
+    if sprt_figure is not None and (other is None or delta is None or delta <= 0):
+        raise click.UsageError("--until-significant needs --compare OTHER and a positive --delta")
+    asks = [_power_ask(t) for t in power_asks]
+    if html_file is not None:
+        try:
+            check_plot()
+        except PlotUnavailable as err:
+            raise click.ClickException(str(err)) from err
+    seats = agent_names(agents)
+    err_console = Console(stderr=True, highlight=False)
+    try:
+        va = load_variant(variant, parse_options(option), allow)
+        vb = load_variant(other, parse_options(other_option), allow) if other is not None else None
+    except VariantError as err:
+        print_diagnostics(err.diagnostics, err_console)
+        sys.exit(EXIT_INVALID)
+    for v in (va, vb):
+        n = players or default_players(va)
+        if v is not None and not v.min_players <= n <= v.max_players:
+            raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
+    seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
+    budget = Budget(rounds=rounds, games=games, train=train_rounds, power=power_rounds, ladder=ladder,
+                    ladder_rounds=ladder_rounds)
+    runs: list[Analysis] = []
+    test: Sprt | None = None
+    try:
+        with open_cluster(cluster, workers) as on, _progress(err_console, "rounds") as track:
+            w = 1 if workers is None else workers
+            if sprt_figure is not None and vb is not None and delta is not None:
+                test = Sprt(sprt_figure, delta)
+                batches = ((r, pair[0], pair[1]) for r, pair in growing(
+                    [(va, None), (vb, None)], players=players, agents=seats, seed=seed, step=step, most=rounds,
+                    train_rounds=budget.train_rounds, workers=w, cluster=on, max_turns=max_turns, progress=track))
+                last = sequential(test, batches)
+                if last is not None:
+                    runs = list(last)
+            else:
+                for v, tag in ((va, "A: "), (vb, "B: ")):
+                    if v is None:
+                        continue
+                    runs.append(analyze(v, players=players, agents=seats, seed=seed, budget=budget, workers=w,
+                                        cluster=on, max_turns=max_turns,
+                                        progress=_prefixed(track, tag if vb is not None else "")))
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(EXIT_INTERRUPTED)
+    except UnoDslError as err:
+        err_console.print(f"[red]error:[/] {_safe(str(err))}", soft_wrap=True)
+        sys.exit(EXIT_INVALID)
+    if test is not None and sprt_figure not in figures(runs[0]):
+        err_console.print(f"[red]error:[/] no figure named {_safe(sprt_figure or '')}; figures: "
+                          f"{_safe(', '.join(figures(runs[0])))}", soft_wrap=True)
+        sys.exit(EXIT_INVALID)
+    unknown = [name for name, _ in asks if name not in figures(runs[0])]
+    if unknown:
+        err_console.print(f"[red]error:[/] --power: no figure named {_safe(', '.join(unknown))}; figures: "
+                          f"{_safe(', '.join(figures(runs[0])))}", soft_wrap=True)
+        sys.exit(EXIT_INVALID)
+    diffs = compare(runs[0], runs[1]) if len(runs) == 2 else None
+    power = power_table(asks, runs[0], runs[1] if len(runs) == 2 else None) if asks else None
+    docs = [report(r) for r in runs]
+    extra: dict[str, Any] = {}
+    if diffs is not None:
+        extra["comparison"] = {"alpha": 0.05, "correction": "Holm–Bonferroni over all figures",
+                               "differences": [d.as_dict() for d in diffs]}
+    if test is not None:
+        extra["sequential"] = test.as_dict()
+    if power is not None:
+        extra["power"] = power
+    if html_file is not None:
+        Path(html_file).write_text(page(runs, docs, diffs, extra), encoding="utf-8")
+    failed = any(r.sim.failed for r in runs)
+    if as_json:
+        out = docs[0] if len(docs) == 1 else {"a": docs[0], "b": docs[1]}
+        click.echo(json.dumps({**out, **extra}, indent=2, allow_nan=False))
+        sys.exit(EXIT_INVALID if failed else 0)
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=80, soft_wrap=False)
+    show(console, runs, docs, diffs, test, power)
+    if html_file is not None:
+        console.print(f"page: {_safe(html_file)}")
+    if failed:
+        sys.exit(EXIT_INVALID)
+
+
+def _prefixed(track: Callable[[str, int], Callable[[int], None] | None],
+              prefix: str) -> Callable[[str, int], Callable[[int], None] | None]:
+    return lambda name, total: track(prefix + name, total)
+
+
+# --------------------------------------------------------------------------
+# The report
+
+
+def _table(title: str, *heads: str) -> Table:
+    table = report_table(title, *heads)
+    for col in table.columns[1:]:
+        col.no_wrap = True  # a number is never broken across lines
+    return table
+
+
+NAME, VALUE, INTERVAL = 30, 9, 24  # columns of a figure's line: 63 characters, so it fits 80
+
+
+def _figures(console: Console, title: str, figs: Sequence[Figure]) -> None:
+    """Each figure on a line of its own (name, value, interval: never broken), its meaning
+    below it, wrapped at words."""
+    console.print(f"[bold]{escape(title)}[/]")
+    console.print(f"[dim]{'figure'.ljust(NAME)}{'value'.rjust(VALUE)}{'95% interval'.rjust(INTERVAL)}[/]")
+    for f in figs:
+        value, ci = f.text()
+        name = f.name if len(f.name) < NAME else f.name + "\n" + " " * NAME
+        console.print(Text(shown(f"{name.ljust(NAME)}{value.rjust(VALUE)}{ci.rjust(INTERVAL)}")), no_wrap=True,
+                      overflow="ignore", crop=False)
+        console.print(Text("    " + shown(f.meaning), style="dim"))
+    console.print()
+
+
+def show(console: Console, runs: Sequence[Analysis], docs: Sequence[dict[str, Any]],
+         diffs: list[Difference] | None, test: Sprt | None, power: list[dict[str, Any]] | None) -> None:
+    for tag, a, doc in zip(("A", "B") if len(runs) == 2 else ("",), runs, docs, strict=True):
+        lead = f"[bold]{tag}[/] = " if tag else ""
+        opts = f" + {', '.join(a.options_on)}" if a.options_on else ""
+        console.print(f"{lead}[bold]{_safe(a.name + opts)}[/] — {a.players} players "
+                      f"({_safe(', '.join(dict.fromkeys(a.agents)))}), seed {a.seed}: {a.rounds:,} rounds, "
+                      f"{a.game_count:,} games, card power on {a.power_rounds:,} rounds")
+        timing = doc["timing"]
+        took = ", ".join(f"{k} {v:.1f} s" for k, v in timing.items() if k != "workers")
+        if took:
+            console.print(f"  took {took} with {timing['workers']} worker(s)")
+        for f in doc["failures"][:5]:
+            console.print(f"  failed: game {f['game']} (seed {f['seed']}): {shown(f['error'])}", markup=False)
+            console.print(f"    replay: {shown(f['replay'])}", markup=False)
+    console.print()
+    if diffs is None:
+        _one(console, runs[0], docs[0])
+    else:
+        _two(console, diffs)
+    if test is not None:
+        _sequential(console, test)
+    if power:
+        table = _table("Rounds needed to detect a difference (α = 0.05, two-sided, 80% power)", "figure",
+                       "difference", "sd of one", "rounds per variant")
+        for row in power:
+            table.add_row(row["figure"], f"{row['difference']:g}", "–" if row["sd"] is None else f"{row['sd']:.3g}",
+                          "–" if row["per_variant"] is None else f"{row['per_variant']:,}")
+        console.print(table)
+
+
+def _one(console: Console, a: Analysis, doc: dict[str, Any]) -> None:
+    figs = figures(a)
+    sections = doc["sections"]
+    titles = {"outcome": "Outcome", "duration": "Duration", "tension": "Tension (fair-information evaluator)",
+              "downtime": "Downtime and aggression", "card_power": "Card power (restricted play)",
+              "skill": "Skill depth"}
+    for key, title in titles.items():
+        names = [n for n in sections[key].get("figures", []) if not n.startswith(("card_power.", "card_rush."))
+                 or n == "card_power.spread"]
+        if names:
+            _figures(console, title, [figs[n] for n in names])
+        if key == "tension":
+            _calibration(console, sections[key])
+        if key == "downtime":
+            _by_seat(console, sections[key])
+        if key == "card_power" and "kinds" in sections[key]:
+            _power(console, sections[key])
+        if key == "skill" and "chain" in sections[key]:
+            console.print(f"  skill chain: {sections[key]['chain']} rung(s) whose upper agent wins clearly "
+                          "more than its fair share at the table\n")
+    _coverage(console, sections["coverage"])
+
+
+def _calibration(console: Console, tension: dict[str, Any]) -> None:
+    ev = tension["evaluator"]
+    table = _table(f"Evaluator calibration on the held-out rounds (fitted on {ev['training_rounds']:,} other "
+                   "rounds)", "predicted", "seat-positions", "mean predicted", "won (95% interval)")
+    for row in tension["calibration"]:
+        if not row["positions"]:
+            continue
+        lo, hi = row["predicted"]
+        won = f"{100 * row['won']:.1f}% ({100 * row['won_ci95'][0]:.1f}–{100 * row['won_ci95'][1]:.1f})"
+        table.add_row(f"{100 * lo:.0f}–{100 * hi:.0f}%", f"{row['positions']:,}",
+                      f"{100 * row['mean_predicted']:.1f}%", won)
+    console.print(table)
+
+
+def _by_seat(console: Console, downtime: dict[str, Any]) -> None:
+    table = _table("Per player and round, by seat from the first player (95% interval)", "seat", "forced draws",
+                   "skips received")
+    for row in downtime["by_seat_from_first"]:
+        table.add_row(row["seat"], _mean_ci(row["forced_draws"]), _mean_ci(row["skips_received"]))
+    console.print(table)
+    table = _table("Where attacks land, by seat from the attacker in the direction of play", "seat",
+                   "share of attacks (95% interval)")
+    for seat, share in downtime["attacks_by_seat_from_attacker"].items():
+        table.add_row(seat, pct(share))
+    console.print(table)
+
+
+def _mean_ci(d: dict[str, Any] | None) -> str:
+    if not d or d["mean"] is None:
+        return "–"
+    ci = d["ci95"]
+    return f"{d['mean']:.2f}" + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
+
+
+def _power(console: Console, power: dict[str, Any]) -> None:
+    table = _table("Card power by kind, strongest first: win rate lost when never played (avoid) and "
+                   "gained when played at once (rush)", "kind", "avoid", "rush", "flag")
+    for row in power["kinds"]:
+        av, ru = row["power"], row["rush"]
+        table.add_row(Text(shown(row["kind"])), _pp(av), _pp(ru), row["flag"] or "")
+    console.print(table)
+
+
+def _pp(d: dict[str, Any]) -> str:
+    if d["value"] is None:
+        return "–"
+    ci = d["ci95"]
+    return f"{100 * d['value']:+.1f}" + (f" ({100 * ci[0]:+.1f} to {100 * ci[1]:+.1f})" if ci else "")
+
+
+def _coverage(console: Console, cov: dict[str, Any]) -> None:
+    if not cov:
+        return
+    console.print(f"[bold]Coverage[/] over {cov['rounds']:,} rounds (never seen: its rate is below the bound, "
+                  "95%)")
+    for key, what in (("rules_never_fired", "rule never fired"), ("kinds_never_played", "card kind never played"),
+                      ("decisions_never_asked", "decision never asked")):
+        for item in cov[key]:
+            bound = item["upper95_per_round"]
+            console.print(f"  {what}: {_safe(item['name'])} (< {100 * bound:.2f}% of rounds)")
+    for item in cov["answers_never_chosen"]:
+        console.print(f"  answer never chosen: {_safe(item['answer'])} (offered {item['offered']:,} times)")
+    for o in cov["options_not_on"]:
+        console.print(f"  switch not tried in this run: {_safe(o['name'])} (-o {_safe(o['name'])})")
+    if not any(cov[k] for k in ("rules_never_fired", "kinds_never_played", "decisions_never_asked")):
+        console.print("  every rule fired, every kind was played and every decision was asked")
+    console.print()
+
+
+def _two(console: Console, diffs: list[Difference]) -> None:
+    """Each figure on a line (A, B, Holm-corrected p), the difference and its interval below."""
+    tested = sum(d.test.p is not None for d in diffs)
+    console.print(f"[bold]A vs B: every figure, and B − A with its 95% interval[/] (z-tests, Holm-corrected over "
+                  f"{tested} tests, α = 0.05; * significant)")
+    console.print(f"[dim]{'figure'.ljust(NAME)}{'A'.rjust(VALUE)}{'B'.rjust(VALUE + 2)}{'p (Holm)'.rjust(14)}[/]")
+    for d in diffs:
+        a, _ = d.a.text()
+        b, _ = d.b.text()
+        name = d.name if len(d.name) < NAME else d.name + "\n" + " " * NAME
+        p = pvalue(d.test.p_holm) + (" *" if d.test.significant else "  ")
+        console.print(Text(shown(f"{name.ljust(NAME)}{a.rjust(VALUE)}{b.rjust(VALUE + 2)}{p.rjust(14)}")),
+                      no_wrap=True,
+                      overflow="ignore", crop=False)
+        if d.diff is not None and d.ci95 is not None:
+            value, ci = Figure("", d.diff, d.ci95, 0, "", percent=d.a.percent).text()
+            console.print(Text(f"    B − A: {value} ({ci})", style="dim"), no_wrap=True, overflow="ignore",
+                          crop=False)
+    sig = [d for d in diffs if d.test.significant]
+    console.print(f"\n[bold]{len(sig)} significant difference(s)[/] (marked *)" if sig
+                  else "\n[bold]No significant difference[/] at this sample size.")
+
+
+def _sequential(console: Console, test: Sprt) -> None:
+    lower, upper = test.bounds
+    console.print(f"\n[bold]Sequential test[/] (SPRT) of {_safe(test.figure)}, B − A, looking for ±{test.delta:g} "
+                  f"(α = {test.alpha}, β = {test.beta}; stop when a log-likelihood ratio leaves "
+                  f"{lower:.2f}…{upper:.2f})", soft_wrap=True)
+    table = _table("", "rounds each", "B − A", "LLR up", "LLR down")
+    for s in test.steps:
+        table.add_row(f"{s['rounds']:,}", f"{s['difference']:.4g}", f"{s['llr_up']:.2f}", f"{s['llr_down']:.2f}")
+    console.print(table)
+    console.print(f"decision: {_safe(test.decision)}")

@@ -1,0 +1,142 @@
+"""One figure of the lab: a value, its 95% interval, and what it means.
+
+Every figure has a stable machine name (`first_seat_advantage`, `turns_per_round`,
+`card_power.wild`, …): the key of `unodsl analyze --json`'s `figures`, the name a
+`design:` target will use, and the row of `docs/analyze.md` that defines it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..stats import Z95, at_rank, moments, quantile, quantile_ci, sorted_items, t_quantile, wilson
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure with its 95% interval; `se` (standard error) and `sd` (of one observation)
+    serve comparisons and `--power`; `unit` says what one observation is."""
+
+    name: str
+    value: float | None
+    ci95: tuple[float, float] | None
+    n: int
+    meaning: str
+    unit: str = ""
+    se: float | None = None
+    sd: float | None = None
+    method: str = ""
+    percent: bool = False  # a share or a difference of shares: shown as a percentage
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"value": _r(self.value), "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95],
+                "n": self.n, "unit": self.unit, "method": self.method, "meaning": self.meaning}
+
+    def text(self) -> tuple[str, str]:
+        """The value and its interval as the terminal and the page show them."""
+        if self.value is None:
+            return "–", ""
+        ci = "" if self.ci95 is None else f"{_fmt(self.ci95[0], self.percent)} to {_fmt(self.ci95[1], self.percent)}"
+        return _fmt(self.value, self.percent), ci
+
+
+def _fmt(x: float, percent: bool) -> str:
+    if percent:
+        return f"{100 * x:.1f}%"
+    if float(x).is_integer():
+        return f"{int(x):,}"
+    return f"{x:,.3f}" if abs(x) < 1 else f"{x:,.2f}"
+
+
+def _r(x: float | None) -> float | None:
+    if x is None or math.isnan(x) or math.isinf(x):
+        return None
+    return round(x, 6)
+
+
+def rate(name: str, count: int, n: int, meaning: str, *, minus: float = 0.0, unit: str = "round") -> Figure:
+    """A proportion count/n (less `minus`, e.g. a fair share), with its Wilson interval."""
+    if n == 0:
+        return Figure(name, None, None, 0, meaning, unit, method="Wilson score interval")
+    p = count / n
+    lo, hi = wilson(count, n)
+    sd = math.sqrt(p * (1 - p))
+    return Figure(name, p - minus, (lo - minus, hi - minus), n, meaning, unit, sd / math.sqrt(n), sd,
+                  "Wilson score interval", percent=True)
+
+
+def mean(name: str, hist: Mapping[int, int], meaning: str, *, scale: float = 1.0, unit: str = "round",
+         percent: bool = False) -> Figure:
+    """The mean of a histogram (values divided by `scale`), with Student's t interval."""
+    n, m, var = moments(hist)
+    if n == 0:
+        return Figure(name, None, None, 0, meaning, unit, method="Student's t interval")
+    m /= scale
+    sd = math.sqrt(var) / scale if n > 1 else 0.0
+    se = sd / math.sqrt(n)
+    half = t_quantile(0.975, n - 1) * se if n > 1 else math.nan
+    ci = (m - half, m + half) if n > 1 else None
+    return Figure(name, m, ci, n, meaning, unit, se, sd, "Student's t interval", percent)
+
+
+def quantile_figure(name: str, hist: Mapping[int, int], q: float, meaning: str, *, unit: str = "round") -> Figure:
+    """A quantile (the median for q = 0.5) with its distribution-free interval from order statistics."""
+    items = sorted_items(hist)
+    n = sum(c for _, c in items)
+    if n == 0:
+        return Figure(name, None, None, 0, meaning, unit, method="order statistics")
+    if q == 0.5:
+        value: float = (at_rank(items, (n + 1) // 2) + at_rank(items, n // 2 + 1)) / 2
+    else:
+        value = quantile(items, n, q)
+    lo, hi = quantile_ci(items, n, q)
+    return Figure(name, value, (lo, hi), n, meaning, unit, method="order statistics (distribution-free)")
+
+
+def paired(name: str, pairs: Mapping[str, int], meaning: str) -> Figure:
+    """The mean of baseline − restricted over paired rounds, from the counts of the four
+    outcomes "00", "01", "10", "11" (baseline won, restricted won): (n10 − n01) / n, with
+    Newcombe's square-and-add interval from the Wilson intervals of the two discordant
+    rates (never of zero width, however few rounds changed)."""
+    n = sum(pairs.get(k, 0) for k in ("00", "01", "10", "11"))
+    method = "paired rounds (same seeds); Newcombe square-and-add of Wilson intervals"
+    if n == 0:
+        return Figure(name, None, None, 0, meaning, "round", method=method, percent=True)
+    n10, n01 = pairs.get("10", 0), pairs.get("01", 0)
+    p10, p01 = n10 / n, n01 / n
+    l10, u10 = wilson(n10, n)
+    l01, u01 = wilson(n01, n)
+    d = p10 - p01
+    lo = d - math.hypot(p10 - l10, u01 - p01)
+    hi = d + math.hypot(u10 - p10, p01 - l01)
+    sd = math.sqrt(max(p10 + p01 - d * d, 0.0))
+    return Figure(name, d, (lo, hi), n, meaning, "round", sd / math.sqrt(n), sd, method, True)
+
+
+def normal(name: str, value: float | None, se: float | None, n: int, meaning: str, unit: str = "",
+           method: str = "normal approximation", percent: bool = True) -> Figure:
+    """A value with a normal-approximation interval from its standard error."""
+    if value is None or se is None or not math.isfinite(se):
+        return Figure(name, value, None, n, meaning, unit, se, method=method, percent=percent)
+    return Figure(name, value, (value - Z95 * se, value + Z95 * se), n, meaning, unit, se, None, method, percent)
+
+
+def bootstrap(name: str, statistic: Callable[[Sequence[float]], float], estimates: Sequence[Figure],
+              n: int, meaning: str, seed: int, *, resamples: int = 1_000) -> Figure:
+    """A statistic of several figures (a largest gap, a spread) with a parametric bootstrap
+    interval: each figure drawn from a normal with its own standard error, `resamples`
+    times, from a generator seeded with `seed` (the run's seed: reproducible)."""
+    values = [f.value for f in estimates]
+    if not values or any(v is None for v in values):
+        return Figure(name, None, None, n, meaning, method="parametric bootstrap")
+    point = statistic([v for v in values if v is not None])
+    rng = random.Random(seed)
+    draws = sorted(statistic([rng.gauss(f.value or 0.0, f.se or 0.0) for f in estimates])
+                   for _ in range(resamples))
+    lo, hi = draws[int(0.025 * resamples)], draws[int(0.975 * resamples) - 1]
+    return Figure(name, point, (lo, hi), n, meaning, "", None, None,
+                  f"parametric bootstrap ({resamples:,} normal resamples, seeded)", True)
