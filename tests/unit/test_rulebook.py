@@ -22,7 +22,7 @@ from unodsl.lang import ast
 from unodsl.lang.parse import parse
 from unodsl.tools import english
 from unodsl.tools.english import PHRASES, English, is_fallback
-from unodsl.tools.rulebook import CHROMIUM_FLAGS, golden_name, html_page, markdown, render, shipped_files
+from unodsl.tools.rulebook import CHROMIUM_FLAGS, build, golden_name, html_page, markdown, render, shipped_files
 from unodsl.variant.load import load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -271,3 +271,20 @@ def test_markdown_keeps_hostile_text_as_text(place: str, tmp_path: Path) -> None
         html_out = render(_hostile_variant(tmp_path, place, text), "html")
         assert "<script>alert" not in html_out and "<img" not in html_out and "<svg" not in html_out
     assert refused == [], refused
+
+
+# -- issue 26: what the rulebook says of the new table rules ------------------------------
+def test_the_rulebook_tells_a_one_round_game_its_tie_break_and_an_expression_draw(tmp_path: Path) -> None:
+    path = tmp_path / "v.yaml"
+    path.write_text("extends: classic\nname: t\nscoring: {target: null, game_over: 'true', tie_break: -count(hand)}\n"
+                    "turn: {draw: {count: 'random(0, 6)', then: keep}}\n", encoding="utf-8")
+    book = markdown(build(str(path)))
+    assert "The game is one round; the player with the highest total wins." in book
+    assert "On a tie, the tied player with the lowest number of cards in their hand wins" in book
+    assert "If you do not play, draw a random 0 to 6 cards." in book
+
+
+def test_the_rulebook_says_ties_are_shared_and_players_out_never_win() -> None:
+    book = markdown(build("house/mercy"))
+    assert "Players tied on the best total share the win." in book
+    assert "A player out of the last round never wins the game." in book

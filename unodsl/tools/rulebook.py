@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..lang import ast
+from ..lang.parse import parse
 from ..variant.load import load_variant
 from ..variant.model import Face, Option, Variant
 from ..variant.options import Chosen, apply_patches, choose, declare
@@ -257,11 +259,26 @@ class _Book:
         lines.append("Card points are in the table under What you need.")
         best = "highest" if s.winner == "highest" else "lowest"
         who = "team" if self.v.teams is not None else "player"
-        over = self.d.get("scoring", {}).get("game_over")
-        also = f", or after a round when {self.english(player='its winner').condition(over)}" \
-            if isinstance(over, str) else ""
-        lines.append(f"The game ends after the round in which a {who} reaches {s.target} points{also}; "
-                     f"the {who} with the {best} total wins.")
+        raw = self.d.get("scoring", {})
+        over, tie = raw.get("game_over"), raw.get("tie_break")
+        when = self.english(player="its winner").condition(over) if isinstance(over, str) else None
+        if s.target is None:
+            end = "The game is one round" if over.strip() == "true" else f"The game ends after a round when {when}"
+        else:
+            also = f", or after a round when {when}" if when else ""
+            end = f"The game ends after the round in which a {who} reaches {s.target} points{also}"
+        lines.append(f"{end}; the {who} with the {best} total wins.")
+        if isinstance(tie, str):
+            node, most = parse(tie), "highest"
+            if isinstance(node, ast.Unary) and node.op == "-":  # -count(hand): the fewest cards
+                node, most = node.operand, "lowest"
+            value = self.english(player="they").value(node).removeprefix("the ")
+            lines.append(f"On a tie, the tied {who} with the {most} {value} wins; if that ties too, they share "
+                         "the win.")
+        else:
+            lines.append(f"{who.capitalize()}s tied on the best total share the win.")
+        if "eliminate(" in str(self.d):
+            lines.append(f"A {who} out of the last round never wins the game.")
         return [Heading(2, "Scoring and the end of the game"), Items(tuple(lines))]
 
     def options(self) -> list[Block]:
