@@ -11,7 +11,7 @@ from typing import Any
 
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.engine.actions import Play
-from unodsl.variant.model import Variant
+from unodsl.model import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ROOT / "variants"

@@ -50,8 +50,8 @@ from .engine.actions import DRAW, KEEP, PASS, Decision, Play
 from .engine.cards import Card
 from .engine.game import MAX_TURNS, Game
 from .errors import GameError, IllegalAction, RunawayRound, UnoDslError
+from .model import Face, Variant
 from .variant.load import load_variant
-from .variant.model import Face, Variant
 
 KINDS = ("turn", "drawn", "jump", "color", "player", "card", "ask")
 PROMPT_BUCKETS = 8  # a decision's prompt, hashed (crc32) into one of these

@@ -17,7 +17,7 @@ import pytest
 from unodsl import Game, load_variant, make_agents
 from unodsl.engine.actions import Decision, encode_answer
 from unodsl.engine.cards import Card
-from unodsl.variant.model import Variant
+from unodsl.model import Variant
 
 ROOT = Path(__file__).resolve().parents[2] / "variants"
 FILES = sorted(ROOT.glob("*.yaml")) + sorted((ROOT / "house").glob("*.yaml"))

@@ -17,7 +17,7 @@ from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.cli import main
 from unodsl.engine.events import EVENTS
 from unodsl.errors import VariantError
-from unodsl.tools.narrator import Narrator
+from unodsl.players.narrator import Narrator
 
 HOUSE = ROOT / "variants" / "house"
 

@@ -34,12 +34,12 @@ from rich.text import Text
 
 from ..engine.game import Game
 from ..errors import Diagnostic, VariantError, shown, shown_lines
+from ..model import Variant
 from ..players.bots import AgentSpecError, agent_specs
 from ..tools.cluster import Cluster, ClusterUnavailable, check_cluster
 from ..tools.save import Save, SaveError, load_save, load_saved_variant
 from ..tools.simulate import default_players
 from ..variant.load import load_variant
-from ..variant.model import Variant
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # stopped by Ctrl-C (128 + SIGINT), as shells report it

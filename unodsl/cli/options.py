@@ -7,8 +7,8 @@ import sys
 import click
 
 from ..errors import VariantError, shown_lines
+from ..model import Option, Variant
 from ..variant.load import load_variant
-from ..variant.model import Option, Variant
 from ..variant.resolve import shipped_names
 from .common import CONTEXT, EXIT_INVALID, Console, print_diagnostics
 

@@ -9,8 +9,8 @@ from rich.markup import escape
 
 from ..engine.game import Listener
 from ..errors import VariantError
+from ..players.narrator import Narrator
 from ..tools import replay as lib
-from ..tools.narrator import Narrator
 from ..tools.replay import Log, LogError, ReplayResult
 from ..tools.save import write_save
 from .common import EXIT_INVALID, EXIT_OK, Console, OutputPath, print_diagnostics

@@ -11,11 +11,11 @@ from rich.markup import escape
 
 from ..engine.game import MAX_TURNS, Game
 from ..errors import UnoDslError, VariantRuntimeError
+from ..model import Variant
 from ..players.bots import Agent, is_agent, make_agents
+from ..players.narrator import Narrator
 from ..tools.log import EventLog, log_header, write_log
-from ..tools.narrator import Narrator
 from ..tools.save import Save, SaveError, catch_up, position, restore, write_save
-from ..variant.model import Variant
 from .common import (
     EXIT_INTERRUPTED,
     EXIT_INVALID,

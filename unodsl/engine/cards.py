@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..lang.program import Fn, Program
-from ..variant.model import Face, Variant
+from ..model import Face, Variant
 
 # What a face shows, in the order Card.__init__ assigns it.
 FaceInfo = tuple[int, str, str | None, int | None, int, bool, str, str, Program, Fn | None, Any]

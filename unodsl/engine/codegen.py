@@ -22,7 +22,7 @@ from ..errors import Pos, VariantRuntimeError
 from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
-from ..variant.model import Face, Side, Variant
+from ..model import Face, Side, Variant
 from .actions import DRAW, KEEP, PASS, Decision
 from .game import (
     _ASK,

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from ..errors import GameError, IllegalAction, Pos, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.compile import MAX_INT
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Lambda, Program, Step
-from ..variant.model import Face, Rule, Variant
+from ..model import Face, Rule, Variant
 from .actions import (
     ANSWER_TYPES,
     DRAW,

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UnoDslError
-from ..variant.model import Face, Variant
+from ..model import Face, Variant
 from .actions import Play
 from .cards import Card
 

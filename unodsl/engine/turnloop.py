@@ -17,7 +17,7 @@ import re
 
 from ..lang.compile import Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..variant.model import Rule, Variant
+from ..model import Rule, Variant
 from .game import _AFTER_DRAW as AFTER_DRAW
 from .game import _DRAWN as WAIT_DRAWN
 from .game import _MOVE_ON as MOVE_ON

@@ -19,7 +19,7 @@ from ..engine.actions import DRAW, KEEP, PASS, Decision, Play
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.view import PlayerView
-from ..tools.narrator import STYLES, Narrator, card_text, color_text
+from .narrator import STYLES, Narrator, card_text, color_text
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})

@@ -16,7 +16,7 @@ from typing import IO, Any
 from ..engine.actions import Play
 from ..engine.cards import Card
 from ..engine.events import EVENTS
-from ..variant.model import Variant
+from ..model import Variant
 
 # 2: events written as they happen, bots drawing from the game's generator, an end line.
 # 3: bots draw from their own generator, not the game's.

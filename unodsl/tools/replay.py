@@ -23,8 +23,8 @@ from ..engine.actions import Decision, Play, answer_value
 from ..engine.cards import Card
 from ..engine.game import MAX_TURNS, Game, Listener
 from ..errors import IllegalAction, Pos, UnoDslError, VariantError
+from ..model import Variant
 from ..variant.load import load_variant
-from ..variant.model import Variant
 from .log import LOG_VERSION, MOST_PLAYERS, TooLarge, event_line, plain, read_json
 
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from ..lang import ast
 from ..lang.parse import parse
+from ..model import Face, Option, Variant
 from ..variant.load import load_variant
-from ..variant.model import Face, Option, Variant
 from ..variant.options import Chosen, apply_patches, choose, declare
 from ..variant.resolve import load_tree, shipped_dir
 from .english import English, event_phrase, field_phrases, humanise

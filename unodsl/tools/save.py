@@ -28,9 +28,9 @@ from typing import Any
 from ..engine.actions import decode_answer
 from ..engine.game import MAX_TURNS, Chooser, Game
 from ..errors import IllegalAction, Pos, UnoDslError, VariantError
+from ..model import Variant
 from ..players.bots import AgentSpecError, parse_agent
 from ..variant.load import load_variant
-from ..variant.model import Variant
 from .log import MOST_PLAYERS, TooLarge, read_json
 
 SAVE_VERSION = 1

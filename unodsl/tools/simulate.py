@@ -34,9 +34,9 @@ from typing import Any, Protocol
 
 from ..engine.game import Game, replay_command
 from ..errors import RunawayRound, UnoDslError, VariantRuntimeError
+from ..model import Variant
 from ..players.bots import AGENTS, Agent, AgentSpecError, make_agents, parse_agent
 from ..variant.load import load_variant
-from ..variant.model import Variant
 from ..variant.resolve import resolve
 from .batch import WorkerError, run_chunks
 from .cluster import Cluster

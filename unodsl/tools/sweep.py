@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UnoDslError
+from ..model import Variant
 from ..variant.load import load_variant
-from ..variant.model import Variant
 from .simulate import (
     ALPHA,
     Simulation,

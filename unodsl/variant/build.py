@@ -14,9 +14,9 @@ from ..engine.actions import DecisionKind
 from ..engine.events import EVENTS, rule_env
 from ..errors import Diagnostic, did_you_mean
 from ..lang.compile import reads_only_faces
+from ..model import CardKind, DrawRule, Face, Rule, Scoring, Side, Teams, TurnRules, Variant
 from .expressions import Expressions, parse_once
 from .lint import self_applications
-from .model import CardKind, DrawRule, Face, Rule, Scoring, Side, Teams, TurnRules, Variant
 from .source import Key
 
 DEFAULT_MATCH = "card.wild or card.color == current_color or card.symbol == top.symbol"

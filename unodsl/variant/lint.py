@@ -16,8 +16,8 @@ from ..lang import ast
 from ..lang.check import TYPE_WORDS, option_read, show, static_int
 from ..lang.parse import LangSyntaxError
 from ..lang.walk import calls, nodes
+from ..model import Face, Side, Variant
 from .expressions import Expressions, parse_once, too_deep
-from .model import Face, Side, Variant
 from .source import Key
 
 DEALS = frozenset({"deal", "draw", "draw_until", "move", "move_all", "give"})  # what can fill a hand

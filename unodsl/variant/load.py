@@ -18,10 +18,10 @@ from pathlib import Path
 
 from ..engine.codegen import compile_variant
 from ..errors import Diagnostic, VariantError
+from ..model import Variant
 from .build import VariantBuilder
 from .expressions import Expressions
 from .lint import lint
-from .model import Variant
 from .options import Chosen, apply_patches, choose, declare
 from .resolve import load_tree, load_tree_text
 from .schema import validate

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import Diagnostic, VariantError, did_you_mean
-from .model import Option, OptionValue
+from ..model import Option, OptionValue
 from .overlay import overlay
 from .source import Source
 

@@ -17,8 +17,8 @@ from typing import Any
 from ...errors import UnoDslError
 from ...lang import ast
 from ...lang.walk import calls
+from ...model import Variant
 from ...variant.expressions import parse_once
-from ...variant.model import Variant
 from ...variant.options import apply_patches, choose, declare
 from ...variant.resolve import load_tree
 from ..stats import wilson

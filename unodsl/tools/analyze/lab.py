@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import UnoDslError
-from ...variant.model import Variant
+from ...model import Variant
 from ..batch import run_chunks
 from ..cluster import Cluster
 from ..simulate import Setup, Tally, batch_variant, check_agents, table_size

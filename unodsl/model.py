@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import Pos
-from ..lang.program import Fn, Program
+from .errors import Pos
+from .lang.program import Fn, Program
 
 AfterDraw = Literal["may_play", "must_play", "keep"]
 RoundScoring = Literal["winner_scores_others", "each_scores_own"]
