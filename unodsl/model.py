@@ -181,10 +181,13 @@ class Variant:
     # conditions as generated functions, and a runner for each program, by the program's id).
     backend: str = field(default="closures", compare=False)
     runners: Mapping[int, Callable[..., bool]] = field(default_factory=dict, compare=False, repr=False)
-    turn_loop: Callable[..., bool] | None = field(default=None, compare=False, repr=False)  # Game._turns, specialised
+    loops: Mapping[int, Callable[..., bool]] = field(default_factory=dict, compare=False, repr=False)  # by step
     fires: Mapping[str, Callable[..., None]] = field(default_factory=dict, compare=False, repr=False)  # rules by event
     generated: tuple[Any, ...] = field(default=(), compare=False, repr=False)  # what the module made
     source: str = field(default="", compare=False, repr=False)  # the generated module's text
+    # The flow of a game as programs, built from `round:` and `turn:` (engine/flow.py): the
+    # whole game, and the jump-in offer.
+    flow: tuple[Program, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def deck_size(self) -> int:

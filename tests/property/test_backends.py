@@ -1,10 +1,9 @@
 """The compiled backend (engine/codegen.py, the default) plays every shipped variant
 and house overlay exactly as the reference closure interpreter does.
 
-Two views of the same games: the recorded event logs (which run the generated
-conditions and program runners: a recorded game takes the generic turn loop), and
-unrecorded games, where the generated turn loop and rule dispatch run, compared by
-every decision put to a player and the state at the end."""
+Two views of the same games: the recorded event logs, and unrecorded games compared by
+every decision put to a player and the state at the end. Both run the same generated
+code (listening never changes which code runs)."""
 
 from __future__ import annotations
 
@@ -104,26 +103,25 @@ def test_compiled_matches_the_interpreter_on_many_seeds(path: Path) -> None:
             assert logged(compiled, seed) == logged(closures, seed), f"seed {seed}"
 
 
-def test_the_generated_turn_loop_is_the_one_that_runs() -> None:
-    """The comparison above means something only if the compiled game takes the
-    generated loop, and a wrong loop shows: here one that passes a player's turn once."""
+def test_the_generated_code_is_the_code_that_runs() -> None:
+    """The comparison above means something only if the compiled game runs the generated
+    code — the flow of rounds and turns included — and a wrong runner shows: here one
+    that turns the direction of play once, as the game begins."""
     closures, compiled = both(ROOT / "classic.yaml")
-    assert compiled.turn_loop is not None and compiled.fires
-    real = compiled.turn_loop
+    game_program = compiled.flow[0]
+    real = compiled.runners[id(game_program)]
     calls: list[int] = []
 
-    def wrong(game: Game, resume: Any = None) -> bool:
+    def wrong(game: Game, env: dict[str, Any], leave: int = 0, start: int = 0) -> bool:
         if not calls:
-            game.current = (game.current + 1) % game.n
-        calls.append(game.turns)
-        return real(game, resume)
-    object.__setattr__(compiled, "turn_loop", wrong)
-    compiled.cache.clear()  # games start from values kept per variant: the loop among them
+            game.direction = -game.direction
+        calls.append(game.round)
+        return real(game, env, leave, start)  # type: ignore[no-any-return]
+    compiled.runners[id(game_program)] = wrong  # type: ignore[index]
     try:
         changed = decided(compiled, 4)
     finally:
-        object.__setattr__(compiled, "turn_loop", real)
-        compiled.cache.clear()
-    assert calls, "the compiled game never ran the generated turn loop"
+        compiled.runners[id(game_program)] = real  # type: ignore[index]
+    assert calls, "the compiled game never ran the generated flow"
     assert changed != decided(closures, 4)
     assert decided(compiled, 4) == decided(closures, 4)

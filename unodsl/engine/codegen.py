@@ -1,44 +1,37 @@
-"""A checked variant → one generated Python module: its conditions as functions, and
-a runner for each effect program that does what `Game.perform` does with it.
+"""A checked variant → one generated Python module: its conditions as functions, and for
+every program — its effects, its rules, and the flow of rounds and turns (flow.py) — a
+runner that does what `Machine.perform` does with it, from its first step or from any
+step it stopped before.
 
-The module is written from the checked trees only (lang/emit.py says how, and why
-that is safe), compiled once per variant and run with nothing but its Namespace.
-A runner runs its program's steps as straight-line code; when a step must wait
-for a player it leaves exactly the frames `perform` leaves (`Game._pause`), so the
-game goes on in the interpreter from that step and stays a value: the state holds
-the variant's programs and a program counter, never a generated function's frame.
-Each piece of the module names the place in the variant file it comes from.
+The module is written from the checked trees only (lang/emit.py says how, and why that
+is safe), compiled once per variant and run with nothing but its Namespace. A runner
+runs its program's steps as straight-line code (loops as Python loops, the bodies of the
+hot flow steps in place: inliner.py); where a step must wait for a player it leaves
+exactly the frames `perform` leaves (frames.py), so the state holds the variant's
+programs and a step number, never a generated function's frame, and stays a value; the
+game goes on in generated code when the answer comes. Each piece of the module names the
+place in the variant file it comes from.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import linecache
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from types import CodeType, MappingProxyType
 from typing import Any
 
-from ..errors import Pos, VariantRuntimeError
+from ..errors import Pos, RunawayRound, VariantRuntimeError
 from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..lang.program import CHOOSE, DO, FOR, IF, LET, WHILE, Fn, Program
-from ..model import Face, Side, Variant
-from .actions import DRAW, KEEP, PASS, Decision
-from .game import (
-    _ASK,
-    _BIND,
-    _CHOOSE,
-    _FOR,
-    _REPEAT,
-    _TURN_TYPES,
-    _WHILE,
-    PAUSED,
-    WHILE_GUARD,
-    _decision,
-    _illegal,
-    _rules_by_event,
-)
-from .turnloop import _comment, fire, turn_loop
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
+from ..model import Face, Rule, Side, Variant
+from .actions import Decision
+from .envvars import UNSET, localised
+from .frames import Ask, For, Repeat, While
+from .inliner import NOT_NONE, Facts, inline, inline_call
+from .machine import ASK, PAUSED, WHILE_GUARD, Machine
 
 _CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a variant loaded again reuses its code
 
@@ -47,15 +40,23 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
                     programs: Iterable[Program]) -> Variant:
     """The same variant with generated conditions and program runners (backend
     "compiled"). `conditions` and `programs` are those the checks compiled;
-    `origins` gives each closure's tree."""
+    `origins` gives each closure's tree. The flow's programs (variant.flow) compile too."""
     gen = _Module(variant, origins, has_rules=bool(variant.rules))
     conds = {fn: gen.condition(fn) for fn in dict.fromkeys(conditions) if fn in origins}
-    runs = {id(p): (p, gen.runner(p)) for p in programs if p}
+    # Every program (those inside others too) has a runner, from its first step or from a
+    # step it stopped before; every loop step, a runner that goes on where its frame stood.
+    runs: dict[int, tuple[Program, str]] = {}
+    for program in _every_program([*programs, *variant.flow]):
+        if id(program) not in runs and program:
+            runs[id(program)] = (program, gen.runner(program))
+            for step in program:
+                if step[0] in (FOR, WHILE, REPEAT, LOOP):
+                    gen.loop_name(step)
+    loops = gen.loops
     by_event = _rules_by_event(variant)
     fires = {event: gen.ns.fresh("fire") for event in by_event}
     for event, rules in by_event.items():
         gen.defs.append(fire(event, rules, gen.ns, gen.defs, origins, fires[event]))
-    loop = gen.piece(lambda name: turn_loop(variant, gen.ns, name, fires), "turns")
     source = gen.source()
     filename = f"<unodsl {variant.file}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -64,6 +65,7 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
         if len(_CODE) >= 64:
             _CODE.clear()
         code = _CODE[(filename, source)] = compile(source, filename, "exec")
+    gen.ns.objects.update(_step_lines(source))
     exec(code, gen.ns.objects)  # the text our emitter wrote from the checked trees (lang/emit.py)
     made = gen.ns.objects
     swap = {fn: made[name] for fn, name in conds.items()}
@@ -71,14 +73,30 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     for fn, new in swap.items():
         if fn in where:
             where[new] = where[fn]
-    runners = {key: made[name] for key, (_, name) in runs.items()}
-    keep = tuple(p for p, _ in runs.values())  # the programs runners are keyed by stay alive
-    generated = tuple(v for k, v in made.items() if k.startswith(("lam", "cond", "run", "turns", "fire")))
+    runners = {key: made[run] for key, (_, run) in runs.items()}
+    keep = (*(p for p, _ in runs.values()), *(step for step, _ in loops.values()))  # keys stay alive
+    generated = tuple(v for k, v in made.items() if k.startswith(("lam", "cond", "run", "loop_", "fire")))
     swapped: Variant = _swap(variant, swap)
     return dataclasses.replace(swapped, where=where, backend="compiled", runners=runners,
-                               turn_loop=made[loop] if loop else None,
+                               loops={key: made[name] for key, (_, name) in loops.items()},
                                fires={event: made[name] for event, name in fires.items()},
                                generated=(*generated, *keep), source=source, cache={})
+
+
+def _every_program(programs: Iterable[Program]) -> Iterator[Program]:
+    """Each program and every program inside it (the branches of an if, a loop's body)."""
+    todo = list(programs)
+    while todo:
+        program = todo.pop()
+        yield program
+        for step in program:
+            op = step[0]
+            if op == IF:
+                todo += [step[2], step[3]]
+            elif op == FOR:
+                todo.append(step[3])
+            elif op in (WHILE, REPEAT, LOOP):
+                todo.append(step[2])
 
 
 class _Module:
@@ -90,18 +108,13 @@ class _Module:
         self.has_rules = has_rules
         self.ns = Namespace()
         self.defs: list[str] = []  # module-level functions, in order
-        self.ns.objects.update(PAUSED=PAUSED, ASK=_ASK, Decision=Decision, DRAW=DRAW, PASS=PASS,
-                               KEEP=KEEP, decision=_decision, TURN_TYPES=_TURN_TYPES, illegal=_illegal,
-                               VariantRuntimeError=VariantRuntimeError)
-
-    def piece(self, write: Callable[[str], str | None], hint: str) -> str | None:
-        """Add the function `write(name)` gives (if any) under a fresh name."""
-        name = self.ns.fresh(hint)
-        text = write(name)
-        if text is None:
-            return None
-        self.defs.append(text)
-        return name
+        self.ns.objects.update(PAUSED=PAUSED, ASK=ASK, Decision=Decision, Ask=Ask, For=For, While=While,
+                               Repeat=Repeat, VariantRuntimeError=VariantRuntimeError, RunawayRound=RunawayRound,
+                               at=_at)
+        self.ns.objects[UNSET] = object()  # (envvars: an entry not in the env)
+        self.inlined = 0
+        self.loops: dict[int, tuple[Any, str]] = {}  # each loop step's runner
+        self.facts = facts(variant)
 
     def source(self) -> str:
         # The first two lines hold no text of the variant: Python reads an encoding declaration
@@ -125,119 +138,276 @@ class _Module:
         return name
 
     def runner(self, program: Program) -> str:
-        """`def run_N(g, e, leave=0)`: Game.perform(program, e, 0, leave), as code."""
+        """`def run_N(g, e, leave=0, start=0)`: Machine.perform(program, e, start, leave), as code."""
         name = self.ns.fresh("run")
         wheres: list[Any] = []
-        body = self.block(program, [], "        ", wheres)
+        body = self.block(program, [], "        ", wheres, resume=True)
         table = self.ns.add(tuple(wheres), "where")
         first = program[0][-1]
-        lines = [f"def {name}(g, e, leave=0):",
-                 f"    # {_place(first[0])}: {_comment(first[1])}" if _placed(first) else "    #",
+        lines = [f"def {name}(g, e, leave=0, start=0):",
+                 f"    # {_place(first[0])}: {_comment(first[1])}" if _placed(first) else "    # (the flow)",
+                 f"    {_AT}0",
                  "    try:",
                  *body,
-                 "    except (VariantRuntimeError, RecursionError):",
+                 "    except (VariantRuntimeError, RecursionError, RunawayRound):",
                  "        raise",
                  "    except Exception as err:",
-                 f"        raise g._fault(err, {table}[at]) from err",
+                 f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
                  "    if leave:",
                  "        g._depth -= 1",
                  "    return False"]
         self.defs.append("\n".join(lines))
         return name
 
-    def block(self, program: Program, outer: list[str], ind: str, wheres: list[Any]) -> list[str]:
-        """The steps of `program`; `outer`: the pauses of the enclosing programs, to
-        leave after this one's when a step inside waits (innermost first)."""
+    def block(self, program: Program, outer: list[str], ind: str, wheres: list[Any],
+              resume: bool = False) -> list[str]:
+        """The steps of `program`; `outer`: the pauses of the enclosing programs, to leave
+        after this one's when a step inside waits (innermost first). `resume`: each step
+        runs only from `start` on (a program going on after a pause)."""
         ref = self.ns.add(program, "prog")
         out: list[str] = []
         for i, step in enumerate(program):
             # A wait here leaves this program's frames (at the next step), then the outer ones.
-            chain = [f"g._pause({ref}, {i + 1}, e, {'0' if outer else 'leave'})", *outer]
-            pause = [*(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
+            chain = [f"g.pause({ref}, {i + 1}, e, {'0' if outer else 'leave'})", *outer]
             at = len(wheres)
             wheres.append(step[-1])
-            out.append(f"{ind}at = {at}")
-            op = step[0]
-            if op == DO:
-                pre: list[str] = []
-                text = self.expr(step[1], pre, ind)
-                out += [*pre, f"{ind}if {text} is PAUSED:", *pause]
-            elif op == LET:
-                pre = []
-                text = self.expr(step[2], pre, ind)
-                out += [*pre, f"{ind}e[{literal(step[1])}] = {text}"]
-            elif op == CHOOSE:
-                out += self.choose(step, pause, ind)
-            elif op == IF:
-                pre = []
-                text = self.expr(step[1], pre, ind)
-                then = self.block(step[2], chain, ind + "    ", wheres) or [f"{ind}    pass"]
-                out += [*pre, f"{ind}if {text}:", *then]
-                if step[3]:
-                    out += [f"{ind}else:", *self.block(step[3], chain, ind + "    ", wheres)]
-                if self.has_rules:  # the rules this step queued are its own (as perform places them)
-                    out.append(f"{ind}at = {at}")
-            else:  # FOR, WHILE, REPEAT: Game._loop's, as Python loops
-                out += self.loop(step, chain, ind, wheres, at)
-                if self.has_rules:  # (as after an if)
-                    out.append(f"{ind}at = {at}")
-            if self.has_rules:
-                out += [f"{ind}if g._queue and g._drain():", *pause]
+            code = self.step(step, chain, ind + ("    " if resume else ""), wheres, at)
+            out += [f"{ind}if start <= {i}:", *code] if resume else code
         return out
 
-    def loop(self, step: Any, chain: list[str], ind: str, wheres: list[Any], at: int) -> list[str]:
-        """A loop step: the body inline in a Python loop. A wait inside the body leaves
-        the body's frames, then the loop's frame (where it stands), then `chain`."""
+    def step(self, step: Any, chain: list[str], ind: str, wheres: list[Any], at: int) -> list[str]:
+        pause = [*(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
+        out = [f"{ind}{_AT}{at}"]
+        op = step[0]
+        if op == DO:
+            pre: list[str] = []
+            text, paused = self.value(step[1], pre, ind)
+            out += pre
+            if paused is not None:  # a flow step's `PAUSED if X else None`
+                out += [f"{ind}if {paused}:", *pause]
+            elif text is not None:
+                out += [f"{ind}if {text} is PAUSED:", *pause]
+        elif op == LET:
+            pre = []
+            text = self.expr(step[2], pre, ind)
+            out += [*pre, f"{ind}e[{literal(step[1])}] = {text}"]
+        elif op == CHOOSE:
+            out += self.choose(step, pause, ind)
+        elif op == IF:
+            pre = []
+            text = self.expr(step[1], pre, ind)
+            then = self.block(step[2], chain, ind + "    ", wheres) or [f"{ind}    pass"]
+            out += [*pre, f"{ind}if {text}:", *then]
+            if step[3]:
+                out += [f"{ind}else:", *self.block(step[3], chain, ind + "    ", wheres)]
+            if self.has_rules:  # the rules this step queued are its own (as perform places them)
+                out.append(f"{ind}{_AT}{at}")
+        else:  # FOR, WHILE, REPEAT, LOOP: Machine._loop's: the loop's runner (its body in a Python loop)
+            pre = []
+            if op == FOR:
+                start = f"g.for_items({self.expr(step[2], pre, ind)}, {len(step[3]) or 1}), 0"
+            elif op == REPEAT:
+                start = f"None, g.repeats({self.expr(step[1], pre, ind)}, {len(step[2]) or 1})"
+            else:
+                start = f"None, {WHILE_GUARD if op == WHILE else None}"
+            out += [*pre, f"{ind}if {self.loop_name(step)}(g, e, {start}):", *pause]
+            if self.has_rules:  # (as after an if)
+                out.append(f"{ind}{_AT}{at}")
+        if self.has_rules:
+            out += [f"{ind}if g._queue and g.drain():", *pause]
+        return out
+
+    def loop(self, step: Any, ind: str, wheres: list[Any]) -> list[str]:
+        """A loop step going on where its frame stood (`items` and `k`: see loop_runner), its
+        body inline in a Python loop. A wait inside the body leaves the body's frames, then
+        the loop's frame (where it stands)."""
         ref = self.ns.add(step, "loop")
         k = f"k{len(wheres)}"
-        if step[0] == FOR:
-            body, pre = step[3], list[str]()
-            items = f"items{len(wheres)}"
-            text = self.expr(step[2], pre, ind)
-            lines = [*pre, f"{ind}{items} = g._for_items({text}, {len(body) or 1})",
-                     f"{ind}for {k} in range(len({items})):",
-                     f"{ind}    e[{literal(step[1])}] = {items}[{k}]"]
-            frame = f"g._paused.append(({_FOR}, {ref}, {items}, {k} + 1, e))"
-        elif step[0] == WHILE:
+        op = step[0]
+        tail: list[str] = []
+        if op == FOR:
+            body = step[3]
+            lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    e[{literal(step[1])}] = items[{k}]"]
+            frame = f"g._paused.append(For({ref}, items, {k} + 1, e))"
+        elif op == WHILE:
             body, pre = step[2], list[str]()
-            lines = [f"{ind}for {k} in range({WHILE_GUARD}):", f"{ind}    at = {at}"]
+            lines = [f"{ind}for {k} in range(k):", f"{ind}    {_AT}0"]
             text = self.expr(step[1], pre, ind + "    ")
             lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
-                      f"{ind}    g._charge({len(body) or 1})"]
-            frame = f"g._paused.append(({_WHILE}, {ref}, e, {WHILE_GUARD} - {k} - 1))"
-            tail = [f"{ind}else:", f"{ind}    at = {at}", f"{ind}    g._endless()"]
-        else:  # REPEAT
+                      f"{ind}    g.charge({len(body) or 1})"]
+            frame = f"g._paused.append(While({ref}, e, k - {k} - 1))"
+            tail = [f"{ind}else:", f"{ind}    {_AT}0", f"{ind}    g.endless()"]
+        elif op == LOOP:  # the flow's own loop: unguarded (its steps have guards of their own)
             body, pre = step[2], list[str]()
-            times = f"times{len(wheres)}"
-            text = self.expr(step[1], pre, ind)
-            lines = [*pre, f"{ind}{times} = g._repeats({text}, {len(body) or 1})",
-                     f"{ind}for {k} in range({times}):"]
-            frame = f"g._paused.append(({_REPEAT}, {ref}, e, {times} - {k} - 1))"
-        inner = self.block(body, [frame, *chain], ind + "    ", wheres)
-        lines += inner or [f"{ind}    pass"]
-        return lines + (tail if step[0] == WHILE else [])
+            text = self.expr(step[1], pre, ind + "    ")
+            lines = [f"{ind}while True:", f"{ind}    {_AT}0", *pre, f"{ind}    if not {text}:", f"{ind}        break"]
+            frame = f"g._paused.append(While({ref}, e, None))"
+        else:  # REPEAT
+            body = step[2]
+            lines = [f"{ind}for {k} in range(k):"]
+            frame = f"g._paused.append(Repeat({ref}, e, k - {k} - 1))"
+        inner = self.block(body, [frame, "True"], ind + "    ", wheres)
+        return lines + (inner or [f"{ind}    pass"]) + tail
+
+    def loop_name(self, step: Any) -> str:
+        """The name of the runner of a loop step (written once: see loop_runner)."""
+        known = self.loops.get(id(step))
+        if known is None:
+            known = self.loops[id(step)] = (step, self.ns.fresh("loop"))
+            self.loop_runner(step, known[1])
+        return known[1]
+
+    def loop_runner(self, step: Any, name: str) -> None:
+        """`def loop_N(g, e, items, k)`: a loop step going on where its frame stood, as
+        Machine._for (`items`, from item `k`), _while and _repeat (`k` iterations left) do."""
+        wheres: list[Any] = [step[-1]]
+        body = self.loop(step, "        ", wheres)
+        table = self.ns.add(tuple(wheres), "where")
+        lines = [f"def {name}(g, e, items, k):",
+                 f"    # {_place(step[-1][0])}: {_comment(step[-1][1])}" if _placed(step[-1]) else "    # (the flow)",
+                 f"    {_AT}0",
+                 "    try:",
+                 *body,
+                 "    except (VariantRuntimeError, RecursionError, RunawayRound):",
+                 "        raise",
+                 "    except Exception as err:",
+                 f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
+                 "    return False"]
+        text = "\n".join(lines)
+        self.defs.append(localised(text) if step[0] == LOOP else text)  # (the flow's loops: hot)
 
     def choose(self, step: Any, pause: list[str], ind: str) -> list[str]:
-        """A CHOOSE step: as Game.perform's, the rules queued so far first."""
+        """A CHOOSE step: as Machine.perform's, the rules queued so far first."""
         var = literal(step[1])
         pre: list[str] = []
         text = self.expr(step[2], pre, ind, choose=True)
         lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
         if self.has_rules:
-            lines += [f"{ind}    if g._queue and g._drain():",
-                      f"{ind}        g._paused.append(({_CHOOSE}, {var}, asked, e))",
+            lines += [f"{ind}    if g._queue and g.drain():",
+                      f"{ind}        g._paused.append(Ask({var}, asked, e))",
                       *("    " + line for line in pause)]
-        lines += [f"{ind}    asked = g._ask(asked, ({_BIND}, {var}, e, asked))",
-                  f"{ind}    if asked is ASK:", *("    " + line for line in pause),
-                  f"{ind}e[{var}] = asked"]
+        asking = f"asked = g.ask(asked, {var}, e)"
+        own = step[2] not in self.origins  # the flow's own choice: g.ask in place
+        body = inline_call(Machine, asking, self.facts) if own else None
+        if body is None:
+            lines.append(f"{ind}    {asking}")
+        else:
+            self.inlined += 1
+            lines += body.render(self.ns, f"i{self.inlined}_", ind + "    ")[0]
+        lines += [f"{ind}    if asked is ASK:", *("    " + line for line in pause), f"{ind}e[{var}] = asked"]
         return lines
 
-    def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str:
-        """The text of a step's closure, from its origin (or a call of the closure itself)."""
+    def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None:
+        """The text of a step's closure: from its origin, or the body of a flow step in place
+        (its lines into `pre`), or a call of the closure itself. None: it gives nothing."""
         origin: Origin | None = self.origins.get(fn)
-        if origin is None:
-            return f"{self.ns.add(fn, 'closure')}(g, e)"
-        return ExprEmitter(self.ns, self.defs, origin).expr(origin.node, pre, ind, choose)
+        if origin is not None:
+            return ExprEmitter(self.ns, self.defs, origin).expr(origin.node, pre, ind, choose)
+        return self.value(fn, pre, ind)[0]
+
+    def value(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, str | None]:
+        """expr's text, and for a flow step put in place whose value says whether it paused
+        (`PAUSED if X else None`), the test X."""
+        origin: Origin | None = self.origins.get(fn)
+        if origin is not None:
+            return ExprEmitter(self.ns, self.defs, origin).expr(origin.node, pre, ind), None
+        body = inline(fn, self.facts)
+        if body is None:
+            return f"{self.ns.add(fn, 'step')}(g, e)", None
+        self.inlined += 1
+        lines, value, paused = body.render(self.ns, f"i{self.inlined}_", ind)
+        pre += lines
+        return value, paused
+
+
+def facts(variant: Variant) -> Facts:
+    """What every game of `variant` holds from start to end, for the flow's steps put in
+    place to be specialised (inliner._Folder): its turn settings, and no rules to queue."""
+    turn, draw = variant.turn, variant.turn.draw
+    known: dict[str, Any] = {
+        "g._memo": NOT_NONE if turn.match_is_pure else None,
+        "g._must_play": turn.must_play_if_able,
+        "g._draw_rule.until_playable": draw.until_playable,
+        "g._draw_rule.allowed_if": None if draw.allowed_if is None else NOT_NONE,
+    }
+    if type(draw.count) is int:
+        known["g._draw_rule.count"] = draw.count
+    if not variant.rules:
+        known["g._queue"] = ()
+    return frozenset(known.items())
+
+
+def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
+         origins: Origins, name: str) -> str:
+    """`def NAME(g, data)`: what Machine.emit does with `event`'s rules, rule by rule: its
+    condition inline, read from the event's fields (copied first if a lambda in it may
+    bind a variable), and its body queued with its own copy of the fields."""
+    conds = ns.add(tuple(rule.cond for rule in rules), "conds")
+    lines = [f"def {name}(g, data):",
+             f"    # The rules on {event}: Machine.emit's loop over them, unrolled.",
+             "    queue = g._queue",
+             "    at = 0",
+             "    try:"]
+    for k, rule in enumerate(rules):
+        body = ns.add(rule.body, "body")
+        lines += [f"        # rule {_comment(repr(rule.name))}", f"        at = {k}"]
+        origin = origins.get(rule.cond) if rule.cond is not None else None
+        pre: list[str] = []
+        copy = False  # the condition binds a variable in its env: give it a copy of the fields
+        if rule.cond is None:
+            test = "True"
+        elif origin is None:
+            test, copy = f"{ns.add(rule.cond, 'cond')}(g, e)", True
+        else:
+            emit = ExprEmitter(ns, defs, origin)
+            test = emit.expr(origin.node, pre, "        ")
+            copy = emit.writes_env
+        lines += ["        e = dict(data)" if copy else "        e = data", *pre, f"        if {test}:",
+                  "            if g._tell_rules:",
+                  f"                g.emit('rule_fired', {{'player': data['player'], 'rule': {literal(rule.name)}, "
+                  f"'event': {literal(event)}}})",
+                  f"            queue.append(({body}, {'e' if copy else 'dict(data)'}))"]
+    lines += ["    except VariantRuntimeError:", "        raise", "    except Exception as err:",
+              f"        raise g.fault(err, {conds}[at]) from err"]
+    return "\n".join(lines)
+
+
+# The step a line of a runner belongs to is marked by a comment, not a variable set on
+# the hot path: a fault finds its step from the line it passed (see _at).
+_AT = "#@"
+
+
+def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
+    """For each function of the module, `NAME_lines`: (line, step) at each step's mark."""
+    tables: dict[str, list[tuple[int, int]]] = {}
+    current: list[tuple[int, int]] | None = None
+    for number, line in enumerate(source.splitlines(), 1):
+        if line.startswith("def "):
+            current = tables.setdefault(line[4:line.index("(")] + "_lines", [])
+        elif current is not None:
+            stripped = line.lstrip()
+            if stripped.startswith(_AT):
+                current.append((number, int(stripped[len(_AT):])))
+    return {name: tuple(marks) for name, marks in tables.items()}
+
+
+def _at(err: BaseException, lines: tuple[tuple[int, int], ...]) -> int:
+    """The step of a runner where `err` came from: the last mark before the line it passed."""
+    tb = err.__traceback__
+    line = tb.tb_lineno if tb is not None else 0
+    at = 0
+    for mark, step in lines:
+        if mark > line:
+            break
+        at = step
+    return at
+
+
+def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
+    subs: dict[str, tuple[Rule, ...]] = {}
+    for rule in variant.rules:
+        subs[rule.event] = (*subs.get(rule.event, ()), rule)
+    return subs
 
 
 def _placed(where: Any) -> bool:
@@ -248,6 +418,18 @@ def _place(pos: Pos) -> str:
     return _comment(f"{pos.file}:{pos.line}:{pos.col}")
 
 
+# What Python reads as a source encoding declaration in a comment (PEP 263: `coding:` or
+# `coding=`, as in `-*- coding: latin-1 -*-` or vim's `fileencoding=`).
+_CODING = re.compile(r"(coding)([:=])", re.IGNORECASE)
+
+
+def _comment(text: str) -> str:
+    """A variant's text on one comment line: printable characters only, no line breaks, and
+    never an encoding declaration (`coding:x` → `coding :x`), so the module printed by
+    `unodsl compile` is the same code when saved to a file and run."""
+    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    one = one if len(one) <= 100 else one[:99] + "…"
+    return _CODING.sub(r"\1 \2", one)
 
 
 def _swap(obj: Any, swap: Mapping[Any, Any]) -> Any:
@@ -263,7 +445,7 @@ def _swap(obj: Any, swap: Mapping[Any, Any]) -> Any:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         changes = {}
         for f in dataclasses.fields(obj):
-            if f.name in ("where", "cache"):
+            if f.name in ("where", "cache", "flow"):
                 continue
             old = getattr(obj, f.name)
             new = _swap(old, swap)

@@ -19,6 +19,7 @@ from ..errors import GameError
 from .actions import Decision
 from .cards import Card
 from .events import EVENTS, visible_to
+from .flow import turn_options
 from .view import PlayerView, outward
 
 
@@ -108,9 +109,8 @@ def _refresh_turn(g: Any, player: int) -> None:
     d = g.decision
     if d is None or d.player == player or d.kind != "turn":
         return
-    fresh = Decision(d.player, "turn", g._turn_options(d.player))
-    frame = g._stack[-1]
-    g._stack[-1] = (*frame[:-1], fresh)
+    fresh = Decision(d.player, "turn", turn_options(g, d.player))
+    g._stack[-1] = g._stack[-1]._replace(decision=fresh)  # the Bind frame that waits for it
     g.decision = fresh
 
 

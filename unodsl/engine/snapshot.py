@@ -22,11 +22,7 @@ from ..errors import UnoDslError
 from ..model import Face, Variant
 from .actions import Play
 from .cards import Card
-
-# Derived from the variant, remade on loading (never pickled).
-_DERIVED = ("variant", "_pairing", "_decks", "_all_plays", "cards", "_plays", "_subs", "_match", "_memo",
-            "_draw_rule", "_legal_env", "_must_play", "_last_face", "_last_color", "_last_faces", "team_of", "teams",
-            "_runners", "_fires", "_turn_loop")
+from .state import DERIVED, RESET
 
 
 def variant_objects(variant: Variant) -> tuple[list[Any], dict[int, int]]:
@@ -116,9 +112,8 @@ class _Unpickler(pickle.Unpickler):
 def dump_state(game: Any) -> tuple[tuple[str, int], bytes]:
     """A game's state as bytes (what Game.__reduce__ pickles beside the variant and the
     cards' pairing), and a check that the variant loaded again is the same."""
-    state = {k: v for k, v in game.__dict__.items() if k not in _DERIVED}
-    state["listeners"] = []
-    state["_agents"] = state["_stop_after"] = state["_agent_error"] = None
+    state = {k: v for k, v in game.__dict__.items() if k not in DERIVED}
+    state.update((name, fresh()) for name, fresh in RESET.items())
     buffer = io.BytesIO()
     _Pickler(buffer, game).dump(state)
     return _check(game.variant), buffer.getvalue()

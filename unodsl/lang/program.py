@@ -10,8 +10,10 @@ opcode:
     (CHOOSE, name, fn)             fn gives a Decision; its answer is bound to name
     (IF, test, then, orelse)       two sub-programs
     (FOR, var, items_fn, body)     body once per item
-    (WHILE, test, body)            body while test holds
+    (WHILE, test, body)            body while test holds (at most WHILE_GUARD times)
     (REPEAT, count_fn, body)       body count times
+    (LOOP, test, body)             body while test holds, unguarded: the game's own
+                                   flow (rounds, turns), which has guards of its own
 
 A lambda given to a query is a Python callable of one value. One given to an
 effect is a `Lambda`, plain data, since an effect may keep it in the game's state
@@ -25,7 +27,7 @@ from typing import Any, NamedTuple
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 
-DO, LET, CHOOSE, IF, FOR, WHILE, REPEAT = range(7)
+DO, LET, CHOOSE, IF, FOR, WHILE, REPEAT, LOOP = range(8)
 Step = tuple[Any, ...]
 Program = tuple[Step, ...]
 

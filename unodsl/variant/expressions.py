@@ -19,13 +19,13 @@ from ..lang import ast
 from ..lang.check import TYPE_WORDS, CheckError, Context, check, show
 from ..lang.compile import Origins, compile_expr, compile_program
 from ..lang.parse import LangSyntaxError, TooDeep, parse
-from ..lang.program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Program
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..lang.signature import fits
 from ..lang.walk import deepest_loop, depth, start
 from .source import Key, Source
 
 # The items of each kind of step that are programs themselves.
-_SUBPROGRAMS = {DO: (), LET: (), CHOOSE: (), IF: (2, 3), FOR: (3,), WHILE: (2,), REPEAT: (2,)}
+_SUBPROGRAMS = {DO: (), LET: (), CHOOSE: (), IF: (2, 3), FOR: (3,), WHILE: (2,), REPEAT: (2,), LOOP: (2,)}
 
 MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
 # Loops inside loops: a program is compiled to Python (engine/codegen.py), whose loops and

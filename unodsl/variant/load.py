@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.codegen import compile_variant
+from ..engine.flow import JUMP_IN, game_program
 from ..errors import Diagnostic, VariantError
 from ..model import Variant
 from .build import VariantBuilder
@@ -100,6 +101,7 @@ def load_variant(name: str | Path, options: Chosen | None = None, allow: Iterabl
     errors = [d for d in diags if d.severity == "error"]
     if variant is None or errors:
         raise VariantError(errors or diags)
+    variant = dataclasses.replace(variant, flow=(game_program(variant), JUMP_IN))  # rounds and turns as programs
     if backend == "compiled" and exprs is not None:
         variant = compile_variant(variant, exprs.origins, exprs.conditions, exprs.programs)
     return variant

@@ -10,6 +10,7 @@ from typing import Any
 from ...errors import GameError, RuntimeFault
 from ...lang.program import Lambda
 from ..cards import Card
+from ..flow import JUMP_IN
 from ..game import PAUSED, Game
 from .registry import AT, REGISTRY, place, word
 
@@ -226,7 +227,7 @@ def jump_in(g: Game, test: Lambda, after: int) -> Any:
     extra turn) is dropped, their card takes effect, and play goes on from them —
     and the offer goes round again from them. Each top card is offered once; e.g.
     a rule `on: turn_end` with `jump_in(c -> c.color == top.color and c.symbol == top.symbol)`."""
-    return PAUSED if g.jump_in(test, after) else None
+    return PAUSED if g.run(JUMP_IN, {"test": test, "after": after}) else None
 
 
 @effect("who: player, flag: str")

@@ -1,0 +1,99 @@
+"""A generated loop runner's env entries as Python locals.
+
+The flow's loops (the turns of a round) read and write a few entries of their env on
+every pass — `e['player']`, `e['_action']` … — where a local variable costs a third as
+much. `localised` rewrites a runner's text so that each `e['name']` is the local
+`E_name`, loaded from the env when the runner starts and written back wherever the env
+can be seen: before any statement that hands `e` on (a pause keeps it in a frame, a step
+called rather than put in place reads it) and before the runner returns. After a
+statement that handed it on and goes on, the locals are loaded again (the callee may
+have bound a variable). So the env holds, whenever anyone can look, what the program
+wrote. A runner where `e` is handed on inside a test (`if step(g, e):`) is left as it is.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+
+UNSET = "E_UNSET"  # the namespace's name for "not in the env (yet)"
+_KEY = re.compile(r"[A-Za-z_]\w*")
+_HEADERS = ("if ", "elif ", "while ", "for ", "with ", "try", "except", "else", "finally")
+
+
+def localised(text: str) -> str:
+    """`text` (one `def` of a generated module, its body in a `try:`) with its env entries
+    as locals; unchanged if it hands `e` on where no statement can be put before it."""
+    lines = text.split("\n")
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    reads: dict[int, list[tuple[int, int, str]]] = {}  # line → (start col, end col, key)
+    handed: set[int] = set()  # lines that hand `e` on
+    for i, tok in enumerate(tokens):
+        if tok.type != tokenize.NAME or tok.string != "e" or tok.start[0] == 1:
+            continue  # (line 1: the parameters)
+        if i and tokens[i - 1].string == ".":
+            continue
+        key = _key(tokens[i + 1:i + 4])
+        if key is not None:
+            reads.setdefault(tok.start[0], []).append((tok.start[1], tokens[i + 3].end[1], key))
+        else:
+            handed.add(tok.start[0])
+    keys = sorted({key for found in reads.values() for _, _, key in found})
+    if not keys:
+        return text
+    for number in handed:
+        if lines[number - 1].lstrip().startswith(_HEADERS):
+            return text
+    out: list[str] = []
+    started = False
+    for number, line in enumerate(lines, 1):
+        for start, end, key in sorted(reads.get(number, ()), reverse=True):
+            line = f"{line[:start]}E_{key}{line[end:]}"
+        ind = line[:len(line) - len(line.lstrip())]
+        stripped = line.strip()
+        if not started and stripped == "try:":
+            out += _load(keys, ind)
+            started = True
+        if (number in handed and number - 1 not in handed) or stripped == "return False":
+            out += _store(keys, ind)  # (a line after one that handed it on: the env is as it was)
+        out.append(line)
+        if number in handed and not _leaves(lines, number, handed):
+            out += _load(keys, ind)
+    return "\n".join(out)
+
+
+def _key(after: list[tokenize.TokenInfo]) -> str | None:
+    """The key of `e[<literal>]` from the three tokens after `e`, if it is a plain name."""
+    if len(after) < 3 or after[0].string != "[" or after[2].string != "]" or after[1].type != tokenize.STRING:
+        return None
+    try:
+        key = ast.literal_eval(after[1].string)
+    except (ValueError, SyntaxError):
+        return None
+    return key if isinstance(key, str) and _KEY.fullmatch(key) else None
+
+
+def _store(keys: list[str], ind: str) -> list[str]:
+    return [f"{ind}if E_{k} is not {UNSET}: e[{k!r}] = E_{k}" for k in keys]
+
+
+def _load(keys: list[str], ind: str) -> list[str]:
+    return [f"{ind}E_{k} = e.get({k!r}, {UNSET})" for k in keys]
+
+
+def _leaves(lines: list[str], number: int, handed: set[int]) -> bool:
+    """Does the statement after line `number` (at its indent) leave the runner, or hand
+    `e` on too (then the load waits for after that one)?"""
+    ind = len(lines[number - 1]) - len(lines[number - 1].lstrip())
+    for after, line in enumerate(lines[number:], number + 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if len(line) - len(line.lstrip()) != ind:
+            return False
+        return line.strip().startswith(("return ", "raise ")) or after in handed
+    return False

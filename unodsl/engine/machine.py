@@ -1,0 +1,446 @@
+"""The stack machine: it runs programs step by step, stops when a player must be asked,
+and goes on from the frames it left once the answer comes.
+
+Code runs as plain calls for as long as no player must be asked. A function that may
+have to stop returns True when it did; every level the stop returns through appends
+the frame that goes on from where it stood (`_pause`: "once the step before `pc` is
+done, run the queued rules, then this program from `pc`"), and `_go` gives the answer
+to the waiting frame on top and runs the stack down. A program the variant compiled
+runs as its generated code, from its first step or from any step it stopped before
+(engine/codegen.py), and leaves the same frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from typing import Any
+
+from ..errors import GameError, IllegalAction, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, WHILE, Lambda, Program, Step
+from .actions import ANSWER_TYPES, Decision, answer_value
+from .frames import DRAIN, Ask, Bind, Drain, Env, For, Repeat, Run, While
+from .state import State
+
+Listener = Callable[[Any, str, dict[str, Any]], None]
+
+
+class _Paused:
+    """What an effect returns when the program it started must wait for a player."""
+
+    def __repr__(self) -> str:
+        return "PAUSED"
+
+
+PAUSED = _Paused()
+ASK = object()  # "the player must be asked": no agent is attached, or it failed
+
+WHILE_GUARD = 10_000  # iterations of one while or repeat loop
+NESTING_GUARD = 100  # effect programs running inside one another (apply within apply …)
+WORK_BUDGET = 1_000_000  # loop iterations × steps, and programs run, in one turn (nested loops included)
+
+
+def hot(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a method the code generator may put in place of a call from a flow step, or
+    from a choice of the flow (engine/inliner.py): each turn runs it. Its body must return
+    only at its end."""
+    method.__inline__ = True  # type: ignore[attr-defined]
+    return method
+
+
+class Machine(State):
+    """Programs run step by step; a pause leaves frames; `_go` runs them on."""
+
+    # -- running the stack ------------------------------------------------------
+    def _go(self, answer: Any) -> None:
+        """Give `answer` to the waiting frame on top (None: nothing waits, at the
+        start), then run the frames below until a player must be asked."""
+        stack = self._stack
+        self.decision = None
+        self._running = True
+        try:
+            paused = False
+            if stack and type(stack[-1]) is Bind:
+                frame: Any = stack.pop()
+                self._chosen(frame.decision, answer)
+                frame.env[frame.var] = answer
+            while not paused and stack:
+                frame = stack.pop()
+                paused = _RESUME[type(frame)](self, frame)
+            if paused:
+                frames = self._paused
+                frames.reverse()  # innermost first → the top of the stack
+                stack += frames
+                frames.clear()
+            else:
+                self.decision = None  # the game is over (an agent may have seen the last decision)
+        except RecursionError:
+            self._runaway_nesting()
+        except _ListenerFailed as failed:
+            raise failed.error from None
+        except UnoDslError as err:
+            self.decision = None
+            if isinstance(err, (VariantRuntimeError, RunawayRound)) or type(err) is UnoDslError:
+                raise
+            raise self.fault(err, None) from err
+        except Exception as err:  # a fault outside any program or known condition
+            self.decision = None
+            raise self.fault(err, None) from err
+        finally:
+            self._running = False
+
+    def pause(self, program: Program, pc: int, env: Env, leave: int) -> bool:
+        """The step before `pc` waits: once it is done, the rules it queued run, then
+        the program goes on from `pc`. (Each level a pause returns through adds the
+        frames that go on from where it stood, innermost first.)"""
+        self._paused += (DRAIN, Run(program, pc, env, leave))
+        return True
+
+    # -- asking ---------------------------------------------------------------
+    @hot
+    def ask(self, d: Decision, var: str, env: Env) -> Any:
+        """The answer to `d` now — its only option, or the attached agent's — told to
+        watchers; or ASK: `d` is pending (or the agent failed, or chose illegally: it is
+        then detached, for autoplay to report), and its answer will be bound to `var` in
+        `env`."""
+        options = d.options
+        if len(options) == 1:
+            answer = options[0]
+        else:
+            agents = self._agents
+            agent = None if agents is None else agents[d.player]
+            if agent is None:  # no agent attached, or one that searches: asked where the game stops
+                answer = ASK
+            else:
+                self.decision = d
+                try:
+                    answer = agent.choose(self, d)
+                except Exception as err:  # the agent's own error, reported by autoplay
+                    answer = self._refused(err)
+                else:
+                    if type(answer) in ANSWER_TYPES[d.kind] and answer in options:  # is_answer, inline
+                        self._answers.append(answer)
+                    else:
+                        answer = self._refused(illegal(d, answer))
+            if answer is ASK:
+                self.decision = d
+                self._paused.append(Bind(var, env, d))
+        if answer is not ASK and "choice" in self._watch:
+            self._chosen(d, answer)
+        return answer
+
+    def _refused(self, error: Exception) -> Any:
+        """An agent failed, or chose illegally: it is detached and its decision left
+        pending, for autoplay to report `error`. Gives ASK."""
+        self._agent_error = error
+        self._agents = None
+        return ASK
+
+    def _chosen(self, d: Decision, answer: Any) -> None:
+        if "choice" in self._watch:
+            self.emit("choice", {"player": d.player, "kind": d.kind, "value": answer_value(answer),
+                                 "prompt": d.prompt})
+
+    # -- events ---------------------------------------------------------------
+    def emit(self, name: str, data: dict[str, Any]) -> None:
+        """Record an event, tell listeners, and queue the rules that subscribe."""
+        if self.events is not None:
+            self.events.append((name, data))
+        for listener in self.listeners:
+            try:
+                listener(self, name, data)
+            except Exception as err:  # the listener's own: it passes the variant's fault handlers
+                raise _ListenerFailed(err) from err
+        fire = self._fires.get(name)
+        if fire is not None:  # the variant's generated code for these rules
+            fire(self, data)
+            return
+        for rule in self._subs.get(name, ()):
+            env = dict(data)
+            try:
+                if rule.cond is None or rule.cond(self, env):
+                    if self._tell_rules:
+                        self.emit("rule_fired", {"player": data["player"], "rule": rule.name, "event": name})
+                    self._queue.append((rule.body, env))
+            except VariantRuntimeError:
+                raise
+            except Exception as err:
+                raise self.fault(err, rule.cond) from err
+
+    def watching(self, name: str) -> bool:
+        return name in self._watch
+
+    # -- programs ----------------------------------------------------------------
+    def run(self, program: Program, env: Env) -> bool:
+        """Run `program` as one more level of nesting (a rule's body, a card applied):
+        cards applying cards, or rules triggering rules, stop at NESTING_GUARD.
+        True if it paused (see perform)."""
+        if self._depth >= NESTING_GUARD:
+            raise GameError(f"effects nested {NESTING_GUARD} deep in round {self.round} (a card that "
+                            "applies cards that apply cards …); the variant never stops")
+        self._work -= 1
+        if self._work < 0:
+            self.charge(0)  # renews a stale budget, or ends a runaway turn
+        self._depth += 1
+        try:
+            return self.perform(program, env, 0, 1)
+        except BaseException:
+            self._depth -= 1
+            raise
+
+    def perform(self, program: Program, env: Env, start: int = 0, leave: int = 0) -> bool:
+        """Run `program` from step `start` to its end (False), or until a player must
+        be asked (True: the frames that finish it are in the pause). Rules queued by
+        a step run after it. `leave`: finishing ends a level of nesting (see run).
+        A program the variant compiled runs as its generated code, which does the same."""
+        runner = self._runners.get(id(program))
+        if runner is not None:
+            return runner(self, env, leave, start)  # type: ignore[no-any-return]
+        i = start - 1
+        step: Any = None
+        try:  # free unless something fails: then the failing step is known
+            for step in program[start:] if start else program:
+                i += 1  # this step's index (cheaper than range and indexing)
+                op = step[0]
+                if op == DO:
+                    if step[1](self, env) is PAUSED:  # an effect that runs a program (play, apply)
+                        return self.pause(program, i + 1, env, leave)
+                elif op == LET:
+                    env[step[1]] = step[2](self, env)
+                elif op == CHOOSE:
+                    asked = step[2](self, env)
+                    if type(asked) is Decision:
+                        if self._queue and self.drain():  # the rules queued so far run first
+                            self._paused.append(Ask(step[1], asked, env))
+                            return self.pause(program, i + 1, env, leave)
+                        asked = self.ask(asked, step[1], env)
+                        if asked is ASK:
+                            return self.pause(program, i + 1, env, leave)
+                    env[step[1]] = asked
+                elif op == IF:
+                    body = step[2] if step[1](self, env) else step[3]
+                    if body and self.perform(body, env):
+                        return self.pause(program, i + 1, env, leave)
+                elif self._loop(step, env):
+                    return self.pause(program, i + 1, env, leave)
+                if self._queue and self.drain():
+                    return self.pause(program, i + 1, env, leave)
+        except (VariantRuntimeError, RecursionError, RunawayRound):
+            raise
+        except Exception as err:
+            raise self.fault(err, step[-1] if step else None) from err
+        if leave:
+            self._depth -= 1
+        return False
+
+    def _loop(self, step: Step, env: Env) -> bool:
+        """A FOR, WHILE, REPEAT or LOOP step; True if an iteration paused (its loop frame
+        is then in the pause). User loops are charged to the turn's work budget."""
+        op = step[0]
+        if op == FOR:
+            return self._for(step, self.for_items(step[2](self, env), len(step[3]) or 1), 0, env)
+        if op == WHILE:
+            return self._while(step, env, WHILE_GUARD)
+        if op == LOOP:
+            return self._while(step, env, None)
+        return self._repeat(step, env, self.repeats(step[1](self, env), len(step[2]) or 1))  # REPEAT
+
+    def for_items(self, items: Iterable[Any], work: int) -> tuple[Any, ...]:
+        """A for loop's items, its work charged (`work`: steps per iteration)."""
+        items = tuple(items)
+        self.charge(len(items) * work)
+        return items
+
+    def repeats(self, times: Any, work: int) -> Any:
+        """A repeat's count, checked and its work charged."""
+        if times > WHILE_GUARD:
+            raise RuntimeFault(f"repeat {times:,} times: more than the {WHILE_GUARD:,} a loop may run")
+        self.charge(max(times, 0) * work)
+        return times
+
+    @staticmethod
+    def endless() -> None:
+        raise RuntimeFault(f"a while loop ran {WHILE_GUARD:,} times; its condition never became false")
+
+    def _for(self, step: Step, items: tuple[Any, ...], k: int, env: Env) -> bool:
+        loop = self._loops.get(id(step))  # the variant's generated code, going on from item k
+        if loop is not None:
+            return loop(self, env, items, k)  # type: ignore[no-any-return]
+        var, body = step[1], step[3]
+        for j in range(k, len(items)):
+            env[var] = items[j]
+            if self.perform(body, env):
+                self._paused.append(For(step, items, j + 1, env))
+                return True
+        return False
+
+    def _while(self, step: Step, env: Env, left: int | None) -> bool:
+        """A while loop with at most `left` more iterations; `left` None: the flow's own loop
+        (rounds, turns), unguarded and uncharged: its steps have guards of their own."""
+        loop = self._loops.get(id(step))  # the variant's generated code, going on from here
+        if loop is not None:
+            return loop(self, env, None, left)  # type: ignore[no-any-return]
+        cond, body = step[1], step[2]
+        if left is None:
+            while cond(self, env):
+                if self.perform(body, env):
+                    self._paused.append(While(step, env, None))
+                    return True
+            return False
+        work = len(body) or 1
+        for k in range(left):
+            if not cond(self, env):
+                return False
+            self.charge(work)
+            if self.perform(body, env):
+                self._paused.append(While(step, env, left - k - 1))
+                return True
+        self.endless()
+        return False  # (never: _endless raises)
+
+    def _repeat(self, step: Step, env: Env, left: int) -> bool:
+        loop = self._loops.get(id(step))  # the variant's generated code, going on from here
+        if loop is not None:
+            return loop(self, env, None, left)  # type: ignore[no-any-return]
+        for k in range(left):
+            if self.perform(step[2], env):
+                self._paused.append(Repeat(step, env, left - k - 1))
+                return True
+        return False
+
+    def drain(self) -> bool:
+        """Run the queued rules, each as a level of nesting; True if one paused."""
+        queue = self._queue
+        while queue:
+            body, env = queue.popleft()
+            if self.run(body, env):
+                self._paused.append(DRAIN)
+                return True
+        return False
+
+    def call(self, fn: Lambda | Callable[[Any], Any], value: Any) -> Any:
+        """Apply a lambda given to an effect (or a Python callable) to `value`."""
+        if type(fn) is not Lambda:
+            return fn(value)  # type: ignore[operator]
+        env = dict(fn.env)
+        env[fn.param] = value
+        return fn.body(self, env)
+
+    # -- faults and guards ----------------------------------------------------------
+    def fault(self, err: BaseException, where: Any) -> VariantRuntimeError:
+        """`err`, raised by the variant's expression at `where` ((file position, text),
+        a condition's closure, or None), as a positioned runtime error."""
+        if isinstance(err, VariantRuntimeError):
+            return err
+        if callable(where):
+            where = self.variant.where.get(where)
+        pos, text = where if isinstance(where, tuple) and len(where) == 2 else (None, None)
+        message = explain(err)
+        if text:
+            message = f"{message} (in `{text}`)"
+        return VariantRuntimeError(pos, message, round=self.round, turn=self.turns, seed=self.seed,
+                                   replay=self.replay_command())
+
+    def replay_command(self, agents: Sequence[str] = ()) -> str:
+        raise NotImplementedError  # (Game's)
+
+    def _value(self, expr: Callable[[Any, Env], Any], p: int) -> Any:
+        """An expression of the variant's outside any program (`player`: `p`), its error positioned."""
+        try:
+            return expr(self, {"player": p})
+        except Exception as err:
+            raise self.fault(err, expr) from err
+
+    def _holds(self, test: Callable[[Any, Env], Any], p: int) -> bool:
+        """A condition of the variant's outside any program (`player`: `p`), its error positioned."""
+        return bool(self._value(test, p))
+
+    def charge(self, work: int) -> None:
+        """Spend `work` of the turn's budget; a runaway effect ends here."""
+        now = (self.round, self.turns)
+        if now != self._work_turn:
+            self._work_turn, self._work = now, WORK_BUDGET
+        self._work -= work
+        if self._work < 0:
+            raise RuntimeFault(f"the effects of one turn ran more than {WORK_BUDGET:,} steps "
+                               "(loops inside loops?); the variant never stops")
+
+    def _runaway_nesting(self) -> None:
+        """A safety net: NESTING_GUARD stops nested effects long before Python does."""
+        self.decision = None
+        raise GameError(f"effects nested too deeply in round {self.round}; the variant never stops") from None
+
+
+# -- what each kind of frame does when it comes to the top ---------------------------------
+def _run(g: Machine, f: Run) -> bool:
+    return g.perform(f.program, f.env, f.pc, f.leave)
+
+
+def _ask_frame(g: Machine, f: Ask) -> bool:
+    answer = g.ask(f.decision, f.var, f.env)
+    if answer is ASK:
+        return True
+    f.env[f.var] = answer
+    return False
+
+
+_RESUME: dict[type, Callable[..., bool]] = {
+    Run: _run,
+    For: lambda g, f: g._for(f.step, f.items, f.k, f.env),
+    While: lambda g, f: g._while(f.step, f.env, f.left),
+    Repeat: lambda g, f: g._repeat(f.step, f.env, f.left),
+    Drain: lambda g, f: bool(g._queue) and g.drain(),
+    Ask: _ask_frame,
+}
+
+
+def explain(err: BaseException) -> str:
+    """A Python error raised while a variant's expression ran, in the language's words."""
+    if isinstance(err, UnoDslError):
+        return str(err)
+    text = str(err).replace("NoneType", "none")
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, IndexError):
+        return f"no such seat, side or place ({text})"
+    if isinstance(err, TypeError) and "none" in text:
+        return f"a value is none where something is needed ({text}); test it first, e.g. x != none and …"
+    if isinstance(err, (TypeError, AttributeError, KeyError, ValueError)):
+        return f"a value of the wrong kind ({type(err).__name__}: {text})"
+    if isinstance(err, MemoryError):
+        return "out of memory"
+    return f"{type(err).__name__}: {text}"
+
+
+def illegal(d: Decision, choice: Any) -> IllegalAction:
+    legal = ", ".join(str(o) for o in d.options[:12])
+    try:
+        shown = f"{choice}"
+    except Exception:  # an object that cannot even say what it is
+        shown = f"a {type(choice).__name__}"
+    return IllegalAction(f"{shown[:80]} is not a legal choice for player {d.player} ({d.kind}); legal: {legal}")
+
+
+# A Decision from a 5-tuple, without the keyword-handling __new__ (a hot path).
+decision: Callable[[tuple[Any, ...]], Decision] = partial(tuple.__new__, Decision)
+
+
+class _ListenerFailed(BaseException):
+    """A listener's error on its way out of the flow (not a fault of the variant)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class _All:
+    """A set that contains every event name (used while recording)."""
+
+    def __contains__(self, item: object) -> bool:
+        return True
+
+    def __reduce__(self) -> str:
+        return "ALL"
+
+
+ALL = _All()

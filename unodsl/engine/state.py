@@ -1,0 +1,165 @@
+"""The state of a game, declared once: every field, and how a new game, a clone and a
+pickle treat it. `Game.__init__`, `Game.clone` and `engine/snapshot.py` all read this
+table, and a test holds every attribute of a game to exactly one entry.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from ..lang.program import Lambda
+from ..model import DrawRule, Face, Rule, Variant
+from .actions import Decision, Play
+from .cards import Card
+from .frames import Frame
+
+# How each kind of field is treated:
+# - start:   the same in every new game of a variant and table: kept from the first game
+#            (in the variant's cache), so a new game only copies it; an immutable value
+# - derived: made from the variant (and the side in play) again when a game is loaded,
+#            never pickled; also the same at every start
+# - game:    given to each game (its seed, its guards …); immutable
+# - table:   the mutable state of the table: a clone copies it (COPIES says how)
+# - zone:    a list of cards; a clone copies it and keeps which zone is which (a
+#            program's variable may hold a zone)
+# - envs:    holds programs' variables (the frames, the queued rules): copied env by env
+# - reset:   a clone (and a pickle) starts without it: listeners, attached agents, a
+#            pause being made
+# - special: the generator (a clone copies it on first use) and who watches which event
+Kind = Literal["start", "derived", "game", "table", "zone", "envs", "reset", "special"]
+
+FIELDS: dict[str, Kind] = {
+    # the table, copied by a clone
+    "draw_pile": "zone", "discard_pile": "zone", "aside": "zone", "hands": "table",
+    "flags": "table", "revealed": "table", "scores": "table", "round_turns": "table", "_answers": "table",
+    "events": "table",
+    # where the game stands: frames and queued rules hold programs' variables
+    "_stack": "envs", "_queue": "envs",
+    # the same at every start
+    "n": "start", "side": "start", "direction": "start", "current": "start", "dealer": "start",
+    "round": "start", "turns": "start", "current_color": "start", "previous_top": "start",
+    "penalty": "start", "penalty_answer": "start", "skips": "start", "again": "start",
+    "next_override": "start", "offered": "start", "round_winner": "start", "out": "start",
+    "out_of_game": "start", "_newly_out": "start", "emptied": "start", "winner": "start", "winners": "start",
+    "replayable": "start", "decision": "start", "_rng_shared": "start", "_depth": "start", "_work": "start",
+    "_work_turn": "start", "_running": "start", "_loud_play": "start", "_loud_draw": "start",
+    "_loud_turn": "start",
+    # made from the variant
+    "variant": "derived", "_pairing": "derived", "_decks": "derived", "_all_plays": "derived",
+    "cards": "derived", "_plays": "derived", "_subs": "derived", "_match": "derived", "_memo": "derived",
+    "_must_play": "derived",
+    "_draw_rule": "derived", "_runners": "derived", "_loops": "derived",
+    "_fires": "derived",
+    "team_of": "derived", "teams": "derived", "_legal_env": "derived",
+    # given to each game
+    "seed": "game", "_stacked": "game", "max_turns": "game", "max_rounds": "game", "_tell_rules": "game",
+    # a clone starts without them
+    "listeners": "reset", "_agents": "reset", "_agent_error": "reset", "_stop_after": "reset", "_paused": "reset",
+    # handled one by one
+    "_rng": "special", "_watch": "special",
+}
+
+START = frozenset(k for k, kind in FIELDS.items() if kind in ("start", "derived"))
+DERIVED = frozenset(k for k, kind in FIELDS.items() if kind == "derived")
+ZONES = tuple(k for k, kind in FIELDS.items() if kind == "zone")
+# What a clone (and a loaded pickle) starts with instead of the original's.
+RESET: dict[str, Callable[[], Any]] = {
+    "listeners": list, "_agents": lambda: None, "_agent_error": lambda: None, "_stop_after": lambda: None,
+    "_paused": list,
+}
+# How a clone copies each field of the table (zones and hands keep their identity map: see Game.clone).
+COPIES: dict[str, Callable[[Any], Any]] = {
+    "flags": lambda flags: [set(f) for f in flags],
+    "revealed": dict.copy,
+    "scores": list.copy,
+    "round_turns": list.copy,
+    "_answers": list.copy,
+    "events": lambda events: None if events is None else events[:],
+}
+assert set(COPIES) | {"hands"} == {k for k, kind in FIELDS.items() if kind == "table"}
+assert set(RESET) == {k for k, kind in FIELDS.items() if kind == "reset"}
+
+
+class State:
+    """The fields of a game, with their types (for the modules that make up Game)."""
+
+    variant: Variant
+    n: int
+    seed: int
+    max_turns: int
+    max_rounds: int
+    _stacked: Sequence[str] | None
+    _rng: random.Random
+    _rng_shared: bool
+    # the table
+    draw_pile: list[Card]
+    discard_pile: list[Card]
+    aside: list[Card]
+    hands: list[list[Card]]
+    flags: list[set[str]]
+    revealed: dict[int, int]
+    scores: list[int]
+    round_turns: list[int]
+    side: int
+    direction: int
+    current: int
+    dealer: int
+    round: int
+    turns: int
+    current_color: str | None
+    previous_top: Card | None
+    penalty: int
+    penalty_answer: Lambda | None
+    skips: int
+    again: bool
+    next_override: int | None
+    offered: int | None
+    round_winner: int | None
+    out: frozenset[int]
+    out_of_game: frozenset[int]
+    _newly_out: frozenset[int]
+    emptied: int | None
+    winner: int | None
+    winners: tuple[int, ...]
+    replayable: bool
+    # the continuation, and who answers
+    decision: Decision | None
+    _stack: list[Frame]
+    _paused: list[Frame]
+    _queue: deque[tuple[Any, dict[str, Any]]]
+    _answers: list[Any]
+    _depth: int
+    _work: int
+    _work_turn: tuple[int, int]
+    _agents: Sequence[Any] | None
+    _running: bool
+    _agent_error: Exception | None
+    _stop_after: int | None
+    # who listens
+    events: list[tuple[str, dict[str, Any]]] | None
+    listeners: list[Callable[..., None]]
+    _watch: Any
+    _tell_rules: bool
+    _loud_play: bool
+    _loud_draw: bool
+    _loud_turn: bool
+    # made from the variant
+    _pairing: list[tuple[Face, ...]]
+    _decks: tuple[list[Card], ...]
+    _all_plays: tuple[list[Play], ...]
+    cards: list[Card]
+    _plays: list[Play]
+    _subs: dict[str, tuple[Rule, ...]]
+    _match: Any
+    _memo: dict[int, dict[str | None, frozenset[int]]] | None
+    _legal_env: dict[str, Any]
+    _must_play: bool
+    _draw_rule: DrawRule
+    _runners: Any
+    _loops: Any
+    _fires: Any
+    team_of: tuple[int, ...] | None
+    teams: tuple[tuple[int, ...], ...]

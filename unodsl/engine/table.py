@@ -1,0 +1,485 @@
+"""The table's operations: cards played, drawn and shuffled, who is seated and whose turn
+comes next, what may be played, and scoring. The primitives of the language and the
+flow of rounds and turns (flow.py) are written with these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from operator import attrgetter
+from typing import Any
+
+from ..errors import RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
+from ..lang.compile import MAX_INT
+from .cards import Card
+from .frames import Run
+from .machine import Machine, hot
+
+_points = attrgetter("points")
+
+# The seats in turn order from each seat, by (players, direction) (see seats_from).
+_ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+class Table(Machine):
+    """Cards, seats, legality and scores."""
+
+    # -- cards ----------------------------------------------------------------------
+    @hot
+    def play(self, p: int, card: Card, effect: bool = True) -> bool:
+        """`p` plays `card`: put down, the rules that queued, then its on_play; True
+        if a player must be asked before it is all done. Not counted as nesting:
+        each play takes a card from a hand, so plays end."""
+        hand = self.hands[p]
+        hand.remove(card)
+        if not hand and self.emptied is None:  # took_from_hand, inline: this is the hot path
+            self.emptied = p
+        if self.revealed:
+            self._still_shown(p)
+        pile = self.discard_pile
+        self.previous_top = pile[-1] if pile else None
+        pile.append(card)
+        if card.color is not None:
+            self.current_color = card.color
+        if self._loud_play:
+            if "card_played" in self._watch:
+                self.emit("card_played", {"player": p, "card": card})
+            if "hand_changed" in self._watch:
+                self.emit("hand_changed", {"player": p, "size": len(hand)})
+        paused = False
+        program = card.on_play if effect else ()
+        if self._queue and self.drain():  # the rules that queued, then the effect
+            if program:
+                self._paused.append(Run(program, 0, {"player": p, "card": card}, 0))
+            paused = True
+        elif program:
+            run = card.run  # its generated code (engine/codegen.py), as perform would find it
+            paused = (run(self, {"player": p, "card": card}) if run is not None
+                      else self.perform(program, {"player": p, "card": card}))
+        return paused
+
+    @hot
+    def draw(self, p: int, count: int) -> list[Card]:
+        """`p` draws up to `count` cards; an empty pile is refilled (COM-1)."""
+        pile = self.draw_pile
+        if count == 1 and pile and not self._loud_draw:  # the common draw, told to no one
+            got = [pile.pop()]
+            self.hands[p] += got
+        else:
+            got = self._draw(p, count)
+        return got
+
+    def _draw(self, p: int, count: int) -> list[Card]:
+        pile = self.draw_pile
+        hand = self.hands[p]
+        got: list[Card] = []
+        for _ in range(count):
+            if not pile:
+                self.refill()
+                if not pile:
+                    if "draw_short" in self._watch:
+                        self.emit("draw_short", {"player": p, "missing": count - len(got)})
+                    break
+            card = pile.pop()
+            hand.append(card)
+            got.append(card)
+            if self._loud_draw and "card_drawn" in self._watch:
+                self.emit("card_drawn", {"player": p, "card": card})
+        if got and self._loud_draw and "hand_changed" in self._watch:
+            self.emit("hand_changed", {"player": p, "size": len(hand)})
+        return got
+
+    def refill(self) -> None:
+        """Shuffle all but the top of the discard pile into the draw pile (COM-1)."""
+        discard = self.discard_pile
+        if len(discard) <= 1:
+            return
+        top = discard.pop()
+        self.draw_pile.extend(discard)
+        discard.clear()
+        discard.append(top)
+        self.shuffle(self.draw_pile)
+        if "reshuffled" in self._watch:
+            self.emit("reshuffled", {"player": self.current, "count": len(self.draw_pile)})
+
+    def shuffle(self, zone: list[Card]) -> None:
+        """Shuffle a pile with the game's generator: Fisher–Yates, each index from
+        one random() (its bias, under k / 2**53 for k cards, is far below anything a
+        simulation could see; random.shuffle's exact draws cost half as much again)."""
+        if self._stacked is None:
+            rand = self.rng.random
+            for i in range(len(zone) - 1, 0, -1):
+                j = int(rand() * (i + 1))
+                zone[i], zone[j] = zone[j], zone[i]
+
+    @property
+    def rng(self) -> Any:
+        raise NotImplementedError  # (Game's)
+
+    def turn_over(self, side: int) -> None:
+        """Show face `side` of every card: the other side's cards take their places;
+        piles turn over as a whole (FLIP-8)."""
+        self.side = side
+        cards = self.cards = self._decks[side]
+        self._plays = self._all_plays[side]
+        for zone in (self.draw_pile, self.discard_pile, self.aside, *self.hands):
+            zone[:] = [cards[c.id] for c in zone]
+        self.draw_pile.reverse()
+        self.discard_pile.reverse()
+        self.aside.reverse()
+        if self.previous_top is not None:
+            self.previous_top = cards[self.previous_top.id]
+
+    def zones(self) -> dict[str, list[Card]]:
+        """Every zone by name: the piles, the aside area and each hand."""
+        zones = {"draw_pile": self.draw_pile, "discard_pile": self.discard_pile, "aside": self.aside}
+        zones.update({f"hand {p}": h for p, h in enumerate(self.hands)})
+        return zones
+
+    def zone_name(self, zone: list[Card]) -> str:
+        for name, z in self.zones().items():
+            if z is zone:
+                return name
+        return "cards"
+
+    def by_labels(self, wanted: Mapping[str, Sequence[str]]) -> dict[str, list[Card]]:
+        """Pick physical cards by label for each zone; the rest go to "draw" (under)."""
+        free: dict[str, list[Card]] = {}
+        for card in reversed(self.cards):
+            free.setdefault(card.label, []).append(card)
+        out: dict[str, list[Card]] = {}
+        for zone, labels in wanted.items():
+            picked = []
+            for label in labels:
+                if not free.get(label):
+                    known = ", ".join(sorted(free)[:8])
+                    raise UnoDslError(f"no card {label!r} left for {zone} (labels look like: {known} …)")
+                picked.append(free[label].pop())
+            out[zone] = picked
+        rest = [c for cards in free.values() for c in cards]
+        rest.sort(key=lambda c: c.id)
+        out["draw"] = rest + out.get("draw", [])[::-1]
+        return out
+
+    def reset_round(self) -> None:
+        """A new round's table: every card back in the draw pile (the first round's are
+        already there), everyone back in but those out of the game."""
+        if self.round == 1:  # a new game: everything is as the start left it but the draw pile
+            self.draw_pile[:] = self.cards if self._stacked is None else self.by_labels(
+                {"draw": self._stacked})["draw"]
+            return
+        if self.side != 0:
+            self.turn_over(0)
+        for zone in (self.discard_pile, self.aside, *self.hands):
+            zone.clear()
+        self.draw_pile[:] = self.cards
+        for flags in self.flags:
+            flags.clear()
+        self.revealed.clear()
+        self.direction = 1
+        self.current_color = None
+        self.previous_top = None
+        self.penalty = 0
+        self.penalty_answer = None
+        self.skips = 0
+        self.again = False
+        self.next_override = None
+        self.round_winner = None
+        self.emptied = None
+        self.offered = None
+        self.turns = 0
+        self.out, self._newly_out = self.out_of_game, frozenset()
+
+    # -- hands ----------------------------------------------------------------------
+    def took_from_hand(self, p: int) -> None:
+        """Note that cards left `p`'s hand (every primitive that takes cards from a
+        hand calls this): an empty hand ends the round after the current step, and a
+        card shown to everyone that left it is private again wherever it goes."""
+        if self.emptied is None and not self.hands[p]:
+            self.emptied = p
+        if self.revealed:
+            self._still_shown(p)
+
+    def reveal(self, card: Card, holder: int | None) -> None:
+        """Show `card` to every player (card_revealed); held by `holder`, it stays known
+        while it stays in their hand (a hand passed or swapped whole keeps it known)."""
+        if holder is not None:
+            self.revealed[card.id] = holder
+        if "card_revealed" in self._watch:
+            self.emit("card_revealed", {"player": self.current if holder is None else holder, "card": card})
+
+    def shown(self, p: int) -> list[Card]:
+        """The cards of `p`'s hand that everyone has seen (see reveal)."""
+        revealed = self.revealed
+        return [c for c in self.hands[p] if revealed.get(c.id) == p] if revealed else []
+
+    def hands_moved(self, to: Mapping[int, int | None]) -> None:
+        """Whole hands moved (old seat → new seat): cards shown stay shown in their new seat;
+        a hand sent to None (a pile, a deal face down) is private again."""
+        if self.revealed:
+            moved = {c: to.get(q, q) for c, q in self.revealed.items()}
+            self.revealed = {c: q for c, q in moved.items() if q is not None}
+
+    def _still_shown(self, p: int) -> None:
+        held = {c.id for c in self.hands[p]}
+        self.revealed = {c: q for c, q in self.revealed.items() if q != p or c in held}
+
+    def went_out(self) -> bool:
+        """End the round if a hand is empty, once the step that emptied it is over
+        (a set-up, a turn with its effects and rules): the winner is the first hand
+        emptied since the last check, or else the first empty hand in seat order.
+        The turn calls it only when `emptied` is set, so it scans no hands."""
+        first, self.emptied = self.emptied, None
+        if self.round_winner is not None:  # already won (win_round, or the last player left)
+            return True
+        hands, out = self.hands, self.out
+        if first is not None and not hands[first] and first not in out:
+            self.round_winner = first
+        elif not all(hands):
+            self.round_winner = next((q for q, h in enumerate(hands) if not h and q not in out), None)
+        return self.round_winner is not None
+
+    # -- seats ----------------------------------------------------------------------
+    def seated(self, p: int) -> bool:
+        """True if `p` takes part in the round: not out (see put_out). Every primitive that
+        walks the table, deals, passes, gives or asks goes by this (or in_order/next_in)."""
+        return p not in self.out
+
+    def next_in(self, p: int, step: int = 1, direction: int | None = None) -> int:
+        """The player `step` places after `p` among those still in (in the current
+        direction, or `direction`); step 0: `p` if they are in, else the next one in."""
+        d = self.direction if direction is None else direction
+        n, out = self.n, self.out
+        if not out:
+            return (p + step * d) % n
+        if step == 0:
+            step = 1
+            p = (p - d) % n
+        for _ in range(n):
+            p = (p + d) % n
+            if p not in out:
+                step -= 1
+                if step == 0:
+                    return p
+        return p
+
+    def seats_from(self, p: int) -> Sequence[int]:
+        """Every player still in, in turn order from `p` (as in_order), for reading only:
+        without players out, a tuple shared by all games of as many players."""
+        if self.out:
+            return self.in_order(p)
+        orders = _ORDERS.get((self.n, self.direction))
+        if orders is None:
+            n, d = self.n, self.direction
+            orders = _ORDERS[(n, d)] = tuple(tuple((q + i * d) % n for i in range(n)) for q in range(n))
+        return orders[p]
+
+    def in_order(self, p: int, direction: int | None = None) -> list[int]:
+        """Every player still in, in turn order from `p` (first, if `p` is in)."""
+        d = self.direction if direction is None else direction
+        n, out = self.n, self.out
+        return [q for q in ((p + i * d) % n for i in range(n)) if q not in out]
+
+    def team(self, p: int) -> int:
+        """`p`'s team number (with `teams:`), else `p`: each player is a team of one."""
+        return p if self.team_of is None else self.team_of[p]
+
+    def put_out(self, p: int, for_game: bool = False) -> None:
+        """`p` is out of the round (see the effect eliminate), and of every later round
+        `for_game`: play passes over them. When one player, or the players of one team,
+        are left, the first of them wins the round. The last player in is never put out."""
+        if p in self.out or len(self.out) >= self.n - 1:
+            return
+        self.out |= {p}
+        if for_game:
+            self.out_of_game |= {p}
+        self._newly_out |= {p}
+        left = [q for q in range(self.n) if q not in self.out]
+        if len({self.team(q) for q in left}) == 1:
+            self.win_round(left[0])
+
+    def win_round(self, p: int) -> None:
+        """The round ends with `p` its winner once the step in progress is over (the
+        turn, with its effects and rules); a round already won keeps its winner, and a
+        player who is out never wins it."""
+        if self.round_winner is None and p not in self.out:
+            self.round_winner = p
+
+    def advance_in(self) -> None:
+        """Whose turn is next, when players are out (see flow.advance). A skip passes over the seats of the players
+        who were in when the turn began (one put out during the turn, e.g. by the draw
+        that came with the skip, still counts), and the turn lands on the next player
+        still in from there."""
+        out, gone = self.out, self._newly_out
+        p, d, n = self.current, self.direction, self.n
+        if self.next_override is not None:
+            q = self.next_override
+        elif self.again:
+            q = p
+        else:
+            seats = [s for s in ((p + i * d) % n for i in range(1, n + 1)) if s not in out or s in gone]
+            k = self.skips
+            q = seats[k % len(seats)]
+            if k and "skipped" in self._watch:
+                for s in seats[:min(k, len(seats))]:  # each player still in is told once
+                    if s not in out:
+                        self.emit("skipped", {"player": s})
+        self.current = self.next_in(q, 0) if q in out else q
+        self.skips = 0
+        self.again = False
+        self.next_override = None
+        self._newly_out = frozenset()
+
+    # -- what may be played -------------------------------------------------------------
+    @hot
+    def playable(self, card: Card, by: int) -> bool:
+        """True if `by` could legally play `card` now."""
+        # This is also the language's `playable`. Its conditions get their own variables:
+        # a card's legal_if may ask whether other cards are playable.
+        try:  # free unless a condition fails
+            test = card.legal_if
+            if self._memo is not None:
+                pile = self.discard_pile  # matching_faces, its lookups inline
+                by_color = self._memo.get(pile[-1].face_id if pile else -1)
+                faces = None if by_color is None else by_color.get(self.current_color)
+                if faces is None:
+                    faces = self.matching_faces()
+                legal = card.face_id in faces and (test is None or bool(test(self, {"player": by, "card": card})))
+            else:
+                legal = bool(self._match(self, {"player": by, "card": card})) and (
+                    test is None or bool(test(self, {"player": by, "card": card})))
+        except (VariantRuntimeError, RecursionError):
+            raise
+        except Exception as err:
+            raise self.blame(err, {"player": by, "card": card}) from err
+        return legal
+
+    def matching_faces(self) -> frozenset[int]:
+        """The faces that match the top card and colour now, computed once per
+        (top face, colour) for the variant: a pure match reads nothing else."""
+        pile = self.discard_pile
+        face = pile[-1].face_id if pile else -1
+        color = self.current_color
+        memo = self._memo
+        assert memo is not None
+        by_color = memo.get(face)  # two plain lookups: no key tuple to build and hash
+        if by_color is None:
+            by_color = memo[face] = {}
+        faces = by_color.get(color)
+        if faces is None:
+            env: dict[str, Any] = {"player": self.current}
+            matching = set()
+            for card in {c.face_id: c for d in self._decks for c in d}.values():
+                env["card"] = card
+                if self._match(self, env):
+                    matching.add(card.face_id)
+            faces = by_color[color] = frozenset(matching)
+        return faces
+
+    def blame(self, err: Exception, env: dict[str, Any] | None = None) -> VariantRuntimeError:
+        """`err` came from the match, a card's legal_if or the draw rule's allowed_if
+        (conditions have no effects), given `env` (by default the turn's): the first
+        that fails again is to blame."""
+        env = self._legal_env if env is None else env
+        card = env.get("card")
+        for test in (self._match, getattr(card, "legal_if", None), self._draw_rule.allowed_if):
+            if test is None:
+                continue
+            try:
+                test(self, dict(env))
+            except Exception:
+                return self.fault(err, test)
+        return self.fault(err, None)
+
+    def amount(self, amount: Any, p: int) -> Any:
+        """A number of the turn's draw rule: written, or its expression's value for `p`."""
+        if amount is None or type(amount) is int:
+            return amount
+        value = self._value(amount, p)
+        if value is None or value < 0:
+            raise self.fault(RuntimeFault(f"the number of cards to draw is {value}; it must be 0 or more"),
+                              amount)
+        return value
+
+    def runaway(self) -> None:
+        raise RunawayRound(f"round {self.round} passed {self.max_turns:,} turns with no "
+                           "winner (raise max_turns, or check the variant's rules)")
+
+    # -- scores -------------------------------------------------------------------------
+    def add_score(self, p: int, points: int) -> None:
+        """Add `points` to `p`'s score: with teams, to every score of `p`'s team. A score
+        past MAX_INT is a runaway (it doubled every play) and stops the game."""
+        for q in range(self.n) if self.team_of is not None else (p,):
+            if self.team(q) == self.team(p):
+                score = self.scores[q] + points
+                if not -MAX_INT <= score <= MAX_INT:
+                    raise RuntimeFault(f"a score grew past {MAX_INT:,} (the most a game may count)")
+                self.scores[q] = score
+
+    def score_round(self) -> None:
+        """The round is over: its points are scored and round_end is told."""
+        w = self.round_winner
+        assert w is not None
+        self.round_turns.append(self.turns)
+        scoring = self.variant.scoring
+        held = [sum(map(_points, hand)) for hand in self.hands]
+        if self.team_of is not None:
+            gained = self._team_gains(w, held)
+        elif scoring.round == "winner_scores_others":
+            gained = [0] * self.n
+            gained[w] = sum(held) - held[w]
+        else:
+            gained = held[:]
+            gained[w] = 0
+        for q in range(self.n):
+            self.scores[q] += gained[q]
+        if max(map(abs, self.scores)) > MAX_INT:
+            raise RuntimeFault(f"a score grew past {MAX_INT:,} (the most a game may count) in round {self.round}")
+        if "round_end" in self._watch:
+            self.emit("round_end", {"player": w, "points": gained, "team": self.team(w)})
+
+    def _team_gains(self, w: int, held: list[int]) -> list[int]:
+        """What each seat gains this round with teams: all of a team gains its total."""
+        team_of = self.team_of
+        assert team_of is not None
+        won = team_of[w]
+        totals: dict[int, int] = {}
+        for q, points in enumerate(held):
+            totals[team_of[q]] = totals.get(team_of[q], 0) + points
+        if self.variant.scoring.round == "winner_scores_others":
+            others = sum(v for t, v in totals.items() if t != won)
+            return [others if team_of[q] == won else 0 for q in range(self.n)]
+        return [0 if team_of[q] == won else totals[team_of[q]] for q in range(self.n)]
+
+    def game_over(self) -> None:
+        """After a round and its round_end rules: the game ends when a score reaches the
+        target or `game_over` holds; then autoplay's rounds may be done."""
+        scoring = self.variant.scoring
+        target = scoring.target
+        w = self.round_winner
+        assert w is not None
+        if ((target is not None and max(self.scores) >= target)
+                or (scoring.game_over is not None and self._holds(scoring.game_over, w))):
+            self.winners = self._winners()
+            self.winner = self.winners[0]
+            if "game_end" in self._watch:
+                self.emit("game_end", {"player": self.winner, "winners": list(self.winners),
+                                       "scores": list(self.scores), "team": self.team(self.winner)})
+        if self._stop_after is not None and len(self.round_turns) >= self._stop_after:
+            self._agents = None  # autoplay's rounds are done: the next decision waits
+
+    def _winners(self) -> tuple[int, ...]:
+        """The seats with the best total among the teams still in (a team is out when all
+        its players are), in seat order; the variant's tie-break, if any, settles a tie
+        between teams (the highest value wins). More than one team left: a tie."""
+        scoring = self.variant.scoring
+        teams_in = {self.team(q) for q in range(self.n) if q not in self.out}
+        seats = [q for q in range(self.n) if self.team(q) in teams_in]
+        pick = max if scoring.winner == "highest" else min
+        best = pick(self.scores[q] for q in seats)
+        tied = [q for q in seats if self.scores[q] == best]
+        if scoring.tie_break is not None and len({self.team(q) for q in tied}) > 1:
+            values = {q: self._value(scoring.tie_break, q) for q in tied}
+            top = max(values.values())
+            tied = [q for q in tied if values[q] == top]
+        return tuple(tied)
