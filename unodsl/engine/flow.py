@@ -105,7 +105,6 @@ def turn_choice(g: Table, e: Env) -> Any:
                     options.append(plays[c.id])
             options.append(DRAW)
         else:
-            env = g._legal_env
             if g._memo is not None:  # a pure match: the faces that match the top and colour, memoised
                 pile = g.discard_pile
                 face = pile[-1].face_id if pile else -1
@@ -113,17 +112,19 @@ def turn_choice(g: Table, e: Env) -> Any:
                 by_color = g._memo.get(face)
                 faces = None if by_color is None else by_color.get(color)
                 if faces is None:
-                    env["player"] = p  # (for blame: the match fails with the turn's player)
+                    g._legal_env["player"] = p  # (for blame: the match fails with the turn's player)
                     faces = g.matching_faces()
                 for c in hand:
                     if c.face_id in faces:
                         test = c.legal_if
                         if test is not None:
+                            env = g._legal_env
                             env["player"], env["card"] = p, c
                             if not test(g, env):
                                 continue
                         options.append(plays[c.id])
             else:
+                env = g._legal_env
                 env["player"] = p
                 for c in hand:
                     env["card"] = c

@@ -17,6 +17,7 @@ import ast
 import builtins
 import copy
 import inspect
+import operator
 import re
 import textwrap
 from collections.abc import Callable
@@ -60,11 +61,11 @@ def inline(fn: Callable[..., Any], facts: Facts = frozenset()) -> Inline | None:
     if parts is None:
         return None
     body, value = copy.deepcopy(parts)  # (renaming changes the trees: _body's are kept)
-    tail = [ast.Expr(value)] if value is not None else []
+    tail = [ast.Return(value)] if value is not None else []  # (simplified with the body)
     body = _simplified([*body, *tail], dict(facts), {"g", "e"})
     if value is not None:
         last = body.pop()
-        assert isinstance(last, ast.Expr)
+        assert isinstance(last, ast.Return) and last.value is not None
         value = last.value
     assigned = {n.id for stmt in [*body, *([value] if value else [])] for n in ast.walk(stmt)
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -152,6 +153,7 @@ class _Expander:
             self.globals = fn.__globals__
             self.game = self.globals.get(str(fn.__annotations__.get("g", "")))  # the class of `g`
         self.extras: dict[str, Any] = {}  # a method's global names, made unique: their objects
+        self.placed: dict[str, int] = {}  # how many times each method was put in place
 
     def expand(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -195,7 +197,8 @@ class _Expander:
         if parsed is None:
             return None
         params, defaults, body, value = copy.deepcopy(parsed)
-        name = fn.__name__
+        self.placed[fn.__name__] = self.placed.get(fn.__name__, 0) + 1  # each in place: locals of its own
+        name = fn.__name__ + ("" if self.placed[fn.__name__] == 1 else str(self.placed[fn.__name__]))
         bound: dict[str, ast.expr] = dict(zip(params, call.args, strict=False))
         bound.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
         if len(call.args) > len(params) or any(k.arg is None for k in call.keywords):
@@ -393,6 +396,24 @@ class _Propagator(ast.NodeTransformer):
         return ast.copy_location(copy.deepcopy(value), node)
 
 
+_COMPARE: dict[type, Callable[[Any, Any], bool]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def _tested(node: ast.expr) -> ast.expr:
+    """A test's expression without the constants that never decide it (`x or False` → `x`)."""
+    if isinstance(node, ast.BoolOp):
+        stop = isinstance(node.op, ast.Or)
+        values = [v for v in node.values if not (isinstance(v, ast.Constant) and bool(v.value) != stop)]
+        if not values:
+            return ast.copy_location(ast.Constant(not stop), node)
+        if len(values) == 1:
+            return values[0]
+        node.values = values
+    return node
+
+
 def _statements(node: Any) -> list[ast.stmt]:
     return node if isinstance(node, list) else [] if node is None else [node]
 
@@ -431,8 +452,17 @@ class _Folder(ast.NodeTransformer):
         node.slice = self.visit(node.slice)  # (`g.a[i]`: `g.a` is the container, never a fact's value)
         return node
 
+    def visit_Expr(self, node: ast.Expr) -> Any:
+        self.generic_visit(node)
+        return None if isinstance(node.value, (ast.Name, ast.Constant)) else node  # (a value left unused)
+
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
+        if len(node.ops) == 1 and isinstance(node.left, ast.Constant) and isinstance(node.comparators[0], ast.Constant):
+            compare = _COMPARE.get(type(node.ops[0]))
+            a, b = node.left.value, node.comparators[0].value
+            if compare is not None and type(a) is type(b) and type(a) in (int, str, bool):
+                return ast.copy_location(ast.Constant(compare(a, b)), node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
             right = node.comparators[0]
             match node.left, right:  # `type(1) is int`
@@ -483,6 +513,7 @@ class _Folder(ast.NodeTransformer):
 
     def visit_If(self, node: ast.If) -> Any:
         self.generic_visit(node)
+        node.test = _tested(node.test)
         if isinstance(node.test, ast.Constant):
             kept = node.body if node.test.value else node.orelse
             return kept or [ast.copy_location(ast.Pass(), node)]

@@ -106,6 +106,8 @@ class Machine(State):
         options = d.options
         if len(options) == 1:
             answer = options[0]
+            if "choice" in self._watch:
+                self._chosen(d, answer)
         else:
             agents = self._agents
             agent = None if agents is None else agents[d.player]
@@ -120,13 +122,13 @@ class Machine(State):
                 else:
                     if type(answer) in ANSWER_TYPES[d.kind] and answer in options:  # is_answer, inline
                         self._answers.append(answer)
+                        if "choice" in self._watch:
+                            self._chosen(d, answer)
                     else:
                         answer = self._refused(illegal(d, answer))
             if answer is ASK:
                 self.decision = d
                 self._paused.append(Bind(var, env, d))
-        if answer is not ASK and "choice" in self._watch:
-            self._chosen(d, answer)
         return answer
 
     def _refused(self, error: Exception) -> Any:
