@@ -1,0 +1,103 @@
+"""The two backends agree on the whole grid of the turn's facts (issue 27).
+
+The code generator folds each variant's turn settings into its turn (a `keep` draw has no
+offer step, a pure match reads a memo, no rules means nothing is queued), so every
+combination is a different generated turn. Each is compared with the closure
+interpreter, which runs the flow's steps as they are written: the draw's `then`, its
+`count` (a number or an expression), `until_playable` (with a `max`), `must_play_if_able`,
+`allowed_if`, rules on each turn event (`turn_start`, `choice`, `card_drawn`, `turn_end`)
+or none, and the jump-in offer. The default run covers every combination of the draw
+and must-play settings, with rules and jump-in in turn; the slow run every combination
+of all of them, on more seeds."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from unodsl import load_variant
+from unodsl.model import Variant
+
+from .test_backends import decided, logged
+
+MIRROR = Path(__file__).resolve().parents[1] / "benchmarks" / "rlcard_mirror.yaml"
+
+THEN = ("may_play", "must_play", "keep")
+COUNT: tuple[Any, ...] = (1, 2, "2 - 1")
+UNTIL = (False, True)
+MUST = (False, True)
+ALLOWED = (None, "count(hand) < 12")
+RULES = (False, True)
+JUMP = (False, True)
+
+TURN_RULES = [  # a rule on every event of the turn, each leaving a mark the comparison sees
+    {"name": "turn start", "on": "turn_start", "do": "flag(player, \"started\")"},
+    {"name": "choice", "on": "choice", "if": "kind == \"turn\"", "do": "flag(player, \"chose\")"},
+    {"name": "drawn", "on": "card_drawn", "if": "card.wild", "do": "flag(player, \"drew a wild\")"},
+    {"name": "turn end", "on": "turn_end", "if": "count(hand) == 2", "do": "unflag(player, \"started\")"},
+]
+JUMP_IN = {"name": "jump in", "on": "turn_end", "if": "previous_top != none",
+           "do": "jump_in(c -> c.color == top.color and c.symbol == top.symbol)"}
+
+Combo = tuple[str, Any, bool, bool, Any, bool, bool]
+
+
+def variant_file(folder: Path, combo: Combo) -> Path:
+    then, count, until, must, allowed, rules, jump = combo
+    data = yaml.safe_load(MIRROR.read_text())
+    draw: dict[str, Any] = {"count": count, "then": then}
+    if until:
+        draw.update(until_playable=True, max=3)
+    if allowed is not None:
+        draw["allowed_if"] = allowed
+    data["turn"] = {"must_play_if_able": must, "draw": draw}
+    data["rules"] = [*(TURN_RULES if rules else []), *([JUMP_IN] if jump else [])]
+    if not data["rules"]:
+        del data["rules"]
+    data["scoring"]["target"] = 60  # games of a few rounds
+    path = folder / ("grid_" + "_".join(str(x).replace(" ", "") for x in combo) + ".yaml")
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def both(path: Path) -> tuple[Variant, Variant]:
+    return load_variant(path, backend="closures"), load_variant(path, backend="compiled")
+
+
+def agree(path: Path, seeds: range) -> None:
+    closures, compiled = both(path)
+    for seed in seeds:
+        assert decided(compiled, seed) == decided(closures, seed), f"{path.name}, seed {seed}"
+    seed = seeds.start
+    assert logged(compiled, seed) == logged(closures, seed), f"{path.name}, seed {seed} (events)"
+
+
+TURN_GRID = list(itertools.product(THEN, COUNT, UNTIL, MUST, ALLOWED))
+
+
+@pytest.mark.parametrize("k", range(len(TURN_GRID)))
+def test_every_turn_setting_compiles_to_the_interpreters_games(k: int, tmp_path: Path) -> None:
+    rules, jump = divmod(k % 4, 2)  # with rules and jump-in in turn
+    agree(variant_file(tmp_path, (*TURN_GRID[k], bool(rules), bool(jump))), range(k % 3, k % 3 + 2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("combo", list(itertools.product(THEN, COUNT, UNTIL, MUST, ALLOWED, RULES, JUMP)),
+                         ids=lambda c: "-".join(str(x) for x in c))
+def test_the_whole_grid_on_many_seeds(combo: Combo, tmp_path: Path) -> None:
+    agree(variant_file(tmp_path, combo), range(0, 8))
+
+
+def test_the_grid_is_what_it_says(tmp_path: Path) -> None:
+    """Each setting reaches the variant as written (so the grid is not one variant 72 times)."""
+    v = load_variant(variant_file(tmp_path, ("keep", 2, True, True, "count(hand) < 12", True, True)))
+    draw = v.turn.draw
+    assert (draw.then, draw.count, draw.until_playable, draw.max, v.turn.must_play_if_able) == ("keep", 2, True, 3, True)
+    assert draw.allowed_if is not None
+    assert {r.event for r in v.rules} == {"turn_start", "choice", "card_drawn", "turn_end"}
+    plain = load_variant(variant_file(tmp_path, ("may_play", "2 - 1", False, False, None, False, False)))
+    assert not plain.rules and callable(plain.turn.draw.count) and plain.turn.draw.allowed_if is None
