@@ -47,13 +47,14 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
                       "pip install 'unodsl[rl]'") from missing
 
 from .engine.actions import DRAW, KEEP, PASS, Decision, Play
+from .engine.actions import KINDS as DECISION_KINDS
 from .engine.cards import Card
 from .engine.game import MAX_TURNS, Game
 from .errors import GameError, IllegalAction, RunawayRound, UnoDslError
 from .model import Face, Variant
 from .variant.load import load_variant
 
-KINDS = ("turn", "drawn", "jump", "color", "player", "card", "ask")
+KINDS = tuple(DECISION_KINDS)
 PROMPT_BUCKETS = 8  # a decision's prompt, hashed (crc32) into one of these
 WORDS = ("yes", "no", "draw", "keep", "pass")
 

@@ -96,7 +96,8 @@ def test_the_grid_is_what_it_says(tmp_path: Path) -> None:
     """Each setting reaches the variant as written (so the grid is not one variant 72 times)."""
     v = load_variant(variant_file(tmp_path, ("keep", 2, True, True, "count(hand) < 12", True, True)))
     draw = v.turn.draw
-    assert (draw.then, draw.count, draw.until_playable, draw.max, v.turn.must_play_if_able) == ("keep", 2, True, 3, True)
+    settings = (draw.then, draw.count, draw.until_playable, draw.max, v.turn.must_play_if_able)
+    assert settings == ("keep", 2, True, 3, True)
     assert draw.allowed_if is not None
     assert {r.event for r in v.rules} == {"turn_start", "choice", "card_drawn", "turn_end"}
     plain = load_variant(variant_file(tmp_path, ("may_play", "2 - 1", False, False, None, False, False)))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from ..lang.signature import ACTION_WORDS
 from .cards import Card
@@ -55,13 +55,39 @@ class Decision(NamedTuple):
         return f"player {self.player} chooses a {self.kind}{what}"
 
 
-# What an answer may be, by the kind of decision: its exact type (a subclass or a
-# look-alike is refused), before it is compared with the options.
-ANSWER_TYPES: dict[str, frozenset[type]] = {
-    "turn": frozenset({Play, _Word}), "drawn": frozenset({Play, _Word}), "jump": frozenset({Play, _Word}),
-    "color": frozenset({str}),
-    "player": frozenset({int}), "card": frozenset({Card}), "ask": frozenset({bool}),
+class Kind(NamedTuple):
+    """What a kind of decision is, for everything generic that handles decisions (the
+    engine's answer check, the bots, the RL encoding, the human player's help, the lab)."""
+
+    answers: frozenset[type]  # the exact types of its answers (a subclass or a look-alike is refused)
+    plays: bool  # answered by playing a card or with an action word, as a turn is
+    help: str  # what it means, for a person asked it
+
+
+_PLAYS = frozenset({Play, _Word})
+
+# Every kind of decision, once. A new kind is a line here, its Literal above, and the
+# program or primitive that asks it (and, if it wants its own words, the narrator's line).
+KINDS: dict[str, Kind] = {
+    "turn": Kind(_PLAYS, True, "It is your turn: play one of the cards listed (only legal plays are listed), "
+                 "or draw (with a penalty pending, 'draw' takes the whole penalty). 'pass' is offered only "
+                 "when nothing else is possible."),
+    "drawn": Kind(_PLAYS, True, "The card you just drew can be played: play it now, or keep it in your hand "
+                  "(your turn then ends)."),
+    "jump": Kind(_PLAYS, True, "You may play out of turn: play one of the cards listed on the top card (play "
+                 "then goes on from you), or pass."),
+    "color": Kind(frozenset({str}), False, "Name the colour the next player must match."),
+    "player": Kind(frozenset({int}), False, "Pick one of the players listed; the card or rule that asks applies "
+                   "to them."),
+    "card": Kind(frozenset({Card}), False, "Pick one of the cards listed (from the cards shown, usually your "
+                 "hand)."),
+    "ask": Kind(frozenset({bool}), False, "A yes-or-no question: answer yes or no."),
 }
+assert tuple(KINDS) == get_args(DecisionKind)
+PLAY_KINDS = frozenset(k for k, kind in KINDS.items() if kind.plays)
+
+# What an answer may be, by the kind of decision (read on every answer: a plain dict).
+ANSWER_TYPES: dict[str, frozenset[type]] = {k: kind.answers for k, kind in KINDS.items()}
 
 
 def is_answer(d: Decision, choice: Any) -> bool:

@@ -58,6 +58,11 @@ class Primitive:
     # How generated code may write a call whose `test` is a lambda written there: Python
     # text over {items}, {var} and {body} that means the same as the function (lang/emit.py).
     inline: str | None = None
+    # Its phrase in the rulebook's English, when it is one clause: (subject, verb), each
+    # `{param}` the argument in words, the verb's marks ({s} {is} {their} …) agreeing with
+    # the subject ("" : an instruction; `{player}`: whoever it applies to). None: the
+    # rulebook has a phrase function of its own for it (tools/english.py).
+    says: tuple[str, str] | None = None
 
     def usage(self) -> str:
         parts = [f"{p.name}: {p.default}" if p.default else p.name for p in self.params]
@@ -98,12 +103,13 @@ class Registry:
     names: dict[str, BuiltinName] = field(default_factory=dict)
 
     def _add(self, kind: Kind, spec: str, returns: str, elem: str | None, none: bool = False,
-             inline: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+             inline: str | None = None, says: tuple[str, str] | None = None
+             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
             doc = " ".join((fn.__doc__ or "").split())
             self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, doc, elem, none,
-                                              inline)
+                                              inline, says)
             return fn
         return register
 
@@ -113,13 +119,13 @@ class Registry:
         see Primitive.inline)."""
         return self._add("query", spec, returns, elem, none, inline)
 
-    def effect(self, spec: str = "", returns: str = "none", elem: str | None = None, none: bool = False
-               ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def effect(self, spec: str = "", returns: str = "none", elem: str | None = None, none: bool = False,
+               says: tuple[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register an effect: it changes the game (and may give a value back; `elem`
-        and `none` as for a query). Effects may not be used in conditions: an effect
-        that only draws from the game's generator (`random`) is one too, so that
-        conditions such as `legal_if` and `match` give the same answer each time."""
-        return self._add("effect", spec, returns, elem, none)
+        and `none` as for a query; `says`: see Primitive.says). Effects may not be used in
+        conditions: an effect that only draws from the game's generator (`random`) is one
+        too, so that conditions such as `legal_if` and `match` give the same answer each time."""
+        return self._add("effect", spec, returns, elem, none, says=says)
 
     def choice(self, spec: str, returns: str, none: bool = False
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from ..engine.actions import DRAW, KEEP, Decision, Play
+from ..engine.actions import DRAW, KEEP, PLAY_KINDS, Decision, Play
 from ..engine.game import Game
 from ..errors import UnoDslError, did_you_mean
 from .ismcts import ISMCTSAgent
@@ -58,7 +58,7 @@ class GreedyAgent:
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
         hand = game.hands[decision.player]  # its own hand: nothing hidden is read
-        if decision.kind in ("turn", "drawn", "jump"):
+        if decision.kind in PLAY_KINDS:
             plays = [o for o in options if isinstance(o, Play)]
             if plays:
                 return max(plays, key=lambda o: (o.card.points, -o.card.id))
@@ -96,7 +96,7 @@ class ExpertAgent:
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
         kind = decision.kind
-        if kind in ("turn", "drawn", "jump"):
+        if kind in PLAY_KINDS:
             plays = [o for o in options if type(o) is Play]
             if not plays:
                 return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP

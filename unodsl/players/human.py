@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..engine.actions import DRAW, KEEP, PASS, Decision, Play
+from ..engine.actions import DRAW, KEEP, KINDS, PASS, Decision, Play
 from ..engine.cards import Card
 from ..engine.game import Game
 from ..engine.view import PlayerView
@@ -25,19 +25,7 @@ QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
 
 # What each kind of decision means, for `?`.
-KIND_HELP = {
-    "turn": "It is your turn: play one of the cards listed (only legal plays are listed), or draw "
-            "(with a penalty pending, 'draw' takes the whole penalty). 'pass' is offered only when "
-            "nothing else is possible.",
-    "drawn": "The card you just drew can be played: play it now, or keep it in your hand "
-             "(your turn then ends).",
-    "jump": "You may play out of turn: play one of the cards listed on the top card (play then "
-            "goes on from you), or pass.",
-    "color": "Name the colour the next player must match.",
-    "player": "Pick one of the players listed; the card or rule that asks applies to them.",
-    "card": "Pick one of the cards listed (from the cards shown, usually your hand).",
-    "ask": "A yes-or-no question: answer yes or no.",
-}
+KIND_HELP = {k: kind.help for k, kind in KINDS.items()}
 
 # Readable questions for the usual prompts of `ask`; any other is shown as its words.
 QUESTIONS = {

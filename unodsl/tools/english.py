@@ -14,6 +14,7 @@ backticks, rather than put into invented words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -577,6 +578,29 @@ def phrase(fn: Phrase) -> Phrase:
     return fn
 
 
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def says(template: tuple[str, str]) -> Phrase:
+    """The phrase of a primitive that declares what it says (Primitive.says): its
+    subject and verb with each `{param}` in words; the verb's marks agree later."""
+    subject, verb = template
+
+    def said(e: English, a: Args) -> Said:
+        def words(slot: re.Match[str], escape: bool) -> str:
+            name = slot[1]
+            if name in a.bound:
+                text = e.value(a[name])
+            elif name == "player":
+                text = e.player
+            else:
+                return slot[0]  # a mark of the verb: {s}, {is}, {their} …
+            return text.replace("{", "{{").replace("}", "}}") if escape else text
+        return Said(clause=Clause(_SLOT.sub(lambda m: words(m, False), subject),
+                                  _SLOT.sub(lambda m: words(m, True), verb)))
+    return said
+
+
 def _players(e: English, node: ast.Node) -> bool:
     return (isinstance(node, ast.Name) and node.id in ("players", "opponents")) or (
         isinstance(node, ast.Call) and node.func in ("others", "opponents_of"))
@@ -721,14 +745,6 @@ def skip_(e: English, a: Args) -> Said:
     return Said(clause=Clause(players, "lose{s} {their} turn", many=True))
 
 
-@phrase
-def reverse_(e: English, a: Args) -> Said:
-    return Said(clause=Clause("play", "change{s} direction"))
-
-
-@phrase
-def play_again_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.player, "take{s} another turn"))
 
 
 @phrase
@@ -752,10 +768,6 @@ def pending_draw_(e: English, a: Args) -> Said:
     return Said(clause=Clause(NAMES["next"], f"must draw {count} unless {{they}} answer with {nouns}, "
                               "which passes the growing total on; whoever takes the draw ends their turn"))
 
-
-@phrase
-def swap_hands_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.value(a["a"]), f"swap{{s}} hands with {e.value(a['b'])}"))
 
 
 @phrase
@@ -827,10 +839,6 @@ def jump_in_(e: English, a: Args) -> Said:
                               "player; the first who does takes the turn over, and play goes on from them"))
 
 
-@phrase
-def flag_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.value(a["who"]), f"{{is}} marked {e.value(a['flag'])}"))
-
 
 @phrase
 def eliminate_(e: English, a: Args) -> Said:
@@ -842,10 +850,6 @@ def eliminate_(e: English, a: Args) -> Said:
     return Said(clause=Clause(e.value(a["who"]), f"{{is}} {out}, {{their}} cards going {where}"))
 
 
-@phrase
-def win_round_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.value(a["who"]), "win{s} the round"))
-
 
 @phrase
 def add_score_(e: English, a: Args) -> Said:
@@ -856,10 +860,6 @@ def add_score_(e: English, a: Args) -> Said:
 def set_score_(e: English, a: Args) -> Said:
     return Said(clause=Clause(possessive(e.value(a["who"])) + " score", f"become{{s}} {e.value(a['points'])}"))
 
-
-@phrase
-def unflag_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.value(a["who"]), f"{{is}} no longer marked {e.value(a['flag'])}"))
 
 
 @phrase
@@ -963,6 +963,10 @@ def ask_(e: English, a: Args) -> Said:
     shown = "" if isinstance(about, ast.Literal) and about.value is None else f", looking at {e.value(about)}"
     return Said(act=Clause(who, f"decide{{s}} whether to {question}{shown}"),
                 clause=Clause(who, f"choose{{s}} to {question}"), negative=Clause(who, f"{{do}} not {question}"))
+
+
+# The primitives that say what they do where they are declared (Primitive.says).
+PHRASES.update({name: says(prim.says) for name, prim in REGISTRY.primitives.items() if prim.says is not None})
 
 
 def event_phrase(event: str) -> str:

@@ -53,7 +53,7 @@ def skip(g: Game, count: int) -> None:
     g.skips += _count(count)
 
 
-@effect()
+@effect(says=("play", "change{s} direction"))
 def reverse(g: Game) -> None:
     """Play changes direction."""
     g.direction = -g.direction
@@ -61,7 +61,7 @@ def reverse(g: Game) -> None:
         g.emit("direction_changed", {"player": g.current, "direction": g.direction})
 
 
-@effect()
+@effect(says=("{player}", "take{s} another turn"))
 def play_again(g: Game) -> None:
     """The player whose turn it is takes another turn."""
     g.again = True
@@ -93,7 +93,7 @@ def pending_draw(g: Game, count: int, answer: Lambda) -> None:
         g.emit("penalty_added", {"player": g.current, "total": g.penalty})
 
 
-@effect("a: player, b: player")
+@effect("a: player, b: player", says=("{a}", "swap{s} hands with {b}"))
 def swap_hands(g: Game, a: int, b: int) -> None:
     """`a` and `b` exchange their whole hands (not with a player who is out of the round)."""
     if a == b or not (g.seated(a) and g.seated(b)):
@@ -230,7 +230,7 @@ def jump_in(g: Game, test: Lambda, after: int) -> Any:
     return PAUSED if g.run(JUMP_IN, {"test": test, "after": after}) else None
 
 
-@effect("who: player, flag: str")
+@effect("who: player, flag: str", says=("{who}", "{is} marked {flag}"))
 def flag(g: Game, who: int, flag: str) -> None:
     """Mark `who` with `flag` until unflagged or the round ends."""
     g.flags[who].add(flag)
@@ -238,7 +238,7 @@ def flag(g: Game, who: int, flag: str) -> None:
         g.emit("flagged", {"player": who, "flag": flag})
 
 
-@effect("who: player, flag: str")
+@effect("who: player, flag: str", says=("{who}", "{is} no longer marked {flag}"))
 def unflag(g: Game, who: int, flag: str) -> None:
     """Remove `flag` from `who`."""
     g.flags[who].discard(flag)
@@ -308,7 +308,7 @@ def eliminate(g: Game, who: int, to: list[Card], at: str, out_of: str) -> None:
         g.emit("eliminated", {"player": who, "count": held, "zone": g.zone_name(to)})
 
 
-@effect("who: player")
+@effect("who: player", says=("{who}", "win{s} the round"))
 def win_round(g: Game, who: int) -> None:
     """The round ends with `who` its winner, as if they had gone out, once the turn
     (or set-up) in progress is over with its effects and rules; the round is scored

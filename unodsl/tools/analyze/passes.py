@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.actions import Decision, Play
+from ...engine.actions import PLAY_KINDS, Decision, Play
 from ...engine.game import Game
 from ...players.bots import Agent, make_agents
 from ..simulate import Setup, Tally, _variant, agents_seed, game_seed, play_one, seating
@@ -92,7 +92,6 @@ def games_chunk(setup: Setup, start: int, stop: int) -> GamesPart:
 # Restricted play (Jaffe et al. 2012)
 
 AVOID, RUSH = "avoid", "rush"
-TURN_KINDS = frozenset({"turn", "drawn", "jump"})
 
 
 class Restricted:
@@ -107,7 +106,7 @@ class Restricted:
         self.bites = 0  # decisions where the restriction changed what could be chosen
 
     def choose(self, game: Game, decision: Decision) -> Any:
-        if decision.kind in TURN_KINDS:
+        if decision.kind in PLAY_KINDS:
             kind = self.kind
             mine = tuple(o for o in decision.options if type(o) is Play and o.card.kind == kind)
             if mine and len(mine) < len(decision.options):
