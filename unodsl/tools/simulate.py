@@ -235,7 +235,7 @@ class Setup:
     fixed_seats: bool = False             # keep every agent in its seat instead of turning the table
     max_failures: int | None = None       # stop the run once this many games have failed
     agent_seed: int | None = None         # the agents' master seed (None: each game's agents use its seed)
-    allow: tuple[str, ...] = ()           # folders the variant's `extends:` may reach besides its own (tune's candidates)
+    allow: tuple[str, ...] = ()           # folders its `extends:` may reach besides its own (tune's candidates)
 
     @property
     def table(self) -> tuple[str, ...]:

@@ -116,7 +116,6 @@ class Design:
 
     def target(self, figure: str, value: Any, key: Key) -> None:
         x = self.x
-        kinds = list(self.data.get("cards") or {})
         if isinstance(value, list):
             lo, hi = value
             if lo > hi:
@@ -195,7 +194,8 @@ class Design:
             return None
         if (lo is not None and a < lo) or (hi is not None and b > hi):
             x.error((*key, 0 if lo is not None and a < lo else 1), f"design: vary: {name} goes from {a} to {b}, "
-                    f"outside option {option!r}'s range {_range(lo, hi)}", "narrow it, or widen the option's min and max")
+                    f"outside option {option!r}'s range {_range(lo, hi)}",
+                    "narrow it, or widen the option's min and max")
             return None
         return Tunable(name, "option", option, a, b)
 
