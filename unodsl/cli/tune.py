@@ -176,7 +176,7 @@ def ranked(result: Tuned) -> list[Trial]:
 
 
 def show(console: Console, r: Tuned) -> None:
-    console.print(f"[bold]{_safe(r.variant)}[/] — {r.players} players ({_safe(', '.join(dict.fromkeys(r.agents)))}), "
+    console.print(f"[bold]{_safe(r.name)}[/] ({_safe(r.variant)}) — {r.players} players ({_safe(', '.join(dict.fromkeys(r.agents)))}), "
                   f"seed {r.seed}, {r.sampler}: {len(r.trials)} candidates"
                   + (f" ({r.resumed} from the storage)" if r.resumed else "") + f" in {r.elapsed:.1f} s")
     console.print("targets: " + _safe("; ".join(f"{t.figure} {t.text}" for t in r.targets)))

@@ -104,6 +104,10 @@ class Design:
     def read(self, raw: Mapping[str, Any]) -> Design:
         for name, value in raw.items():
             if name == "vary":
+                if not value:
+                    self.x.error(("design", "vary"), "design: vary: names nothing that may change, so there is "
+                                 "nothing to tune", "for example vary: {hand_size: [5, 9]}; or remove vary:",
+                                 on_key=True)
                 for pname, given in (value or {}).items():
                     found = self.tunable(pname, given, ("design", "vary", pname))
                     if found is not None:

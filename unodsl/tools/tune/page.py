@@ -46,7 +46,7 @@ def _judged(trial: Trial) -> list[Mapping[str, Any]]:
 def page(r: Tuned) -> str:
     """The whole page."""
     plt = pyplot()
-    parts = [f"<h1>Tuning {_e(r.variant)}</h1>",
+    parts = [f"<h1>Tuning {_e(r.name)}</h1><p>{_e(r.variant)}</p>",
              f"<p>{r.players} players ({_e(', '.join(dict.fromkeys(r.agents)))}), seed {r.seed}, {_e(r.sampler)}: "
              f"{len(r.trials)} candidates, at most {r.effort.most:,} rounds each, {r.elapsed:.1f} s. "
              f"Storage {_e(r.storage)}, study {_e(r.study)}.</p>",
@@ -71,7 +71,7 @@ def page(r: Tuned) -> str:
             parts.append(_front(r, plt))
             parts.append(_candidates(r.front, r))
     parts.append("<h2>Every candidate</h2>" + _candidates(r.trials, r))
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Tuning {_e(r.variant)}</title>"
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>Tuning {_e(r.name)}</title>"
             f"<style>{STYLE}</style></head><body>{''.join(parts)}</body></html>")
 
 

@@ -26,7 +26,7 @@ import tempfile
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,14 +96,14 @@ class Tuned:
     elapsed: float = 0.0
     resumed: int = 0              # trials found in the storage when the run started
     written: str | None = None    # where the winner's overlay was written
-    notes: list[str] = field(default_factory=list)
+    name: str = ""                # the variant's name (text from its file)
 
     def as_dict(self) -> dict[str, Any]:
         def trial(t: Trial) -> dict[str, Any]:
             return {"number": t.number, "values": t.values, "state": t.state, **t.result}
 
         return {
-            "variant": self.variant, "players": self.players, "agents": list(self.agents), "seed": self.seed,
+            "variant": self.variant, "name": self.name, "players": self.players, "agents": list(self.agents), "seed": self.seed,
             "sampler": self.sampler, "storage": self.storage, "study": self.study,
             "targets": [{"figure": t.figure, "target": t.text, "min": t.min, "max": t.max, "goal": t.goal}
                         for t in self.targets],
@@ -268,7 +268,7 @@ class Run:
         checked = self.check(winner, runner) if check and winner is not None else None
         return Tuned(self.base.shipped or str(self.base.path), self.targets, self.space, self.seed, self.players,
                      self.agents, self.effort, records, winner, front, checked, str(url), name, self.sampler_name,
-                     resumed=resumed)
+                     resumed=resumed, name=self.base.variant.name)
 
     def key(self, params: Mapping[str, Any]) -> tuple[int, ...]:
         return tuple(int(params[t.name]) for t in self.space)

@@ -107,7 +107,9 @@ def overlay(b: Base, space: Sequence[Tunable], values: Mapping[str, int], fixed:
 
     Options become defaults (`options: {hand_size: {default: 6}}`), the options fixed on the
     command line too (the tuned numbers hold with them); a card kind's count rewrites the
-    deck (`deck: {replace: [...]}`) and `deck_size` if the variant declares one."""
+    deck (`deck: {replace: [...]}`) and `deck_size` if the variant declares one. A count
+    of 0 removes the kind from the deck, and the inherited `design: vary:` with it (its
+    `count.KIND` would name a kind in no deck group)."""
     doc: dict[str, Any] = {"extends": b.reference(where)}
     options: dict[str, Any] = {name: {"default": value} for name, value in sorted(fixed.items())}
     counts: dict[str, int] = {}
@@ -126,6 +128,8 @@ def overlay(b: Base, space: Sequence[Tunable], values: Mapping[str, int], fixed:
         if "deck_size" in b.data:
             doc["deck_size"] = total
         doc["deck"] = {"replace": deck}
+        if 0 in counts.values() and "vary" in (b.data.get("design") or {}):
+            doc["design"] = {"vary": None}  # its count.KIND names a kind no longer in the deck
     lines = [f"# {line}" for line in header]
     return "\n".join([*lines, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)])
 
