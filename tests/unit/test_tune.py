@@ -53,7 +53,8 @@ def test_tune_finds_the_planted_deal_size_and_its_overlay_meets_the_target_on_fr
     assert t.winner.met == 1  # its whole interval inside 15–19
     text = out.read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if not line.startswith("#")]
-    assert lines == ["extends: planted.yaml", "options:", "  hand_size:", f"    default: {t.winner.values['hand_size']}"]
+    deal = t.winner.values["hand_size"]
+    assert lines == ["extends: planted.yaml", "options:", "  hand_size:", f"    default: {deal}"]
     assert [d for d in validate_file(out) if d.severity == "error"] == []
     fresh = analyze(out, players=2, seed=12345, budget=Budget(rounds=400, games=0, power=0, train=20))
     median = figures(fresh)["turns_per_round.median"]

@@ -53,7 +53,8 @@ def default_output(variant: str) -> Path:
 @click.command(name="tune")
 @click.argument("variant")
 @click.option("-n", "--trials", type=click.IntRange(1), default=30, show_default=True,
-              help="Candidates to try (a resumed run counts those it found).")
+              help="Distinct candidates to try (a proposal tried before is told its result again and not "
+              "counted, up to 4 proposals per candidate; a resumed run counts those it found).")
 @click.option("-p", "--players", type=click.IntRange(1, 100), help="Number of players (default: 4, or the nearest "
               "the variant allows).")
 @click.option("-a", "--agents", default="greedy", show_default=True,
@@ -106,8 +107,8 @@ def tune_command(variant: str, trials: int, players: int | None, agents: str, se
         err_console.print(f"tuning {_safe(variant)} with seed {seed}: {trials} candidates, at most {rounds:,} "
                           f"rounds each (storage {_safe(storage)})")
 
-    def told(t: Trial, total: int) -> None:
-        err_console.print(progress_line(t, total), markup=False, soft_wrap=True)
+    def told(t: Trial, tried: int, total: int) -> None:
+        err_console.print(progress_line(t, tried, total), markup=False, soft_wrap=True)
 
     try:
         result = tune(variant, trials=trials, players=players, agents=agent_names(agents), seed=seed,
@@ -137,14 +138,15 @@ def tune_command(variant: str, trials: int, players: int | None, agents: str, se
         sys.exit(EXIT_INVALID)
 
 
-def progress_line(t: Trial, total: int) -> str:
+def progress_line(t: Trial, tried: int, total: int) -> str:
     values = ", ".join(f"{k}={v}" for k, v in t.values.items())
     if t.state != "complete":
         why = t.result.get("error", "")
-        return shown(f"candidate {t.number + 1}/{total}: {values}: could not be played: {why}")
-    again = f" (as candidate {t.result['same_as'] + 1})" if "same_as" in t.result else ""
+        return shown(f"trial {t.number + 1} ({tried}/{total}): {values}: could not be played: {why}")
+    again = f" (as trial {t.result['same_as']})" if "same_as" in t.result else ""
     judged = "; ".join(_judged(j) for j in t.result.get("judged", []))
-    return shown(f"candidate {t.number + 1}/{total}: {values}{again}: {judged} [{t.result.get('rounds', 0):,} rounds]")
+    return shown(f"trial {t.number + 1} ({tried}/{total}): {values}{again}: {judged} "
+                 f"[{t.result.get('rounds', 0):,} rounds]")
 
 
 def _judged(j: Mapping[str, Any]) -> str:
@@ -176,8 +178,10 @@ def ranked(result: Tuned) -> list[Trial]:
 
 
 def show(console: Console, r: Tuned) -> None:
-    console.print(f"[bold]{_safe(r.name)}[/] ({_safe(r.variant)}) — {r.players} players ({_safe(', '.join(dict.fromkeys(r.agents)))}), "
-                  f"seed {r.seed}, {r.sampler}: {len(r.trials)} candidates"
+    agents = ", ".join(dict.fromkeys(r.agents))
+    console.print(f"[bold]{_safe(r.name)}[/] ({_safe(r.variant)}) — {r.players} players ({_safe(agents)}), "
+                  f"seed {r.seed}, {r.sampler}: {len(r.trials)} trials, "
+                  f"{sum('same_as' not in t.result for t in r.trials)} distinct candidates"
                   + (f" ({r.resumed} from the storage)" if r.resumed else "") + f" in {r.elapsed:.1f} s")
     console.print("targets: " + _safe("; ".join(f"{t.figure} {t.text}" for t in r.targets)))
     console.print("varied: " + _safe("; ".join(f"{t.name} {t.lo}–{t.hi}" for t in r.space)))
@@ -187,13 +191,13 @@ def show(console: Console, r: Tuned) -> None:
     console.print()
     _list(console, "best candidates", ranked(r))
     if len(r.targets) > 1:
-        _list(console, f"Pareto front ({len(r.front)} candidate(s): none is better on every target)",
-              [t for t in r.front if "same_as" not in t.result])
+        front = [t for t in r.front if "same_as" not in t.result]
+        _list(console, f"Pareto front ({len(front)} candidate(s): none is better on every target)", front)
     if r.winner is None:
         console.print("[red]no candidate could be played[/]")
         return
     w = r.winner
-    console.print(f"[bold]winner[/]: candidate {w.number + 1}, {_safe(_values(w.values))} — meets "
+    console.print(f"[bold]winner[/]: trial {w.number + 1}, {_safe(_values(w.values))} — meets "
                   f"{w.met} of {len(r.targets)} target(s) with its whole interval, {w.met_by_value} by its value")
     if r.check is not None:
         c = r.check
@@ -212,7 +216,7 @@ def _values(values: Mapping[str, int]) -> str:
 def _list(console: Console, title: str, trials: Sequence[Trial]) -> None:
     console.print(f"[bold]{_safe(title)}[/]")
     for t in trials:
-        console.print(f"  {t.number + 1:>4}  {_safe(_values(t.values))}  [{t.result.get('rounds', 0):,} rounds]")
+        console.print(f"  trial {t.number + 1:>3}  {_safe(_values(t.values))}  [{t.result.get('rounds', 0):,} rounds]")
         for j in t.result.get("judged", []):
             console.print("        " + _safe(_judged(j)))
     console.print()

@@ -180,7 +180,7 @@ class Tunable:
     """Something `unodsl tune` may change, from `lo` to `hi`: a number option ("option"),
     a switch ("switch", 0 off and 1 on), or the copies of a card kind in its deck group
     ("count"). `name` is how it is written under `design: vary:` (`hand_size`,
-    `count.draw_two`); `target` the option or card kind it changes."""
+    `count.KIND`); `target` the option or card kind it changes."""
 
     name: str
     kind: Literal["option", "switch", "count"]

@@ -312,7 +312,7 @@ def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnos
     if path and path[0] == "design":
         if len(path) > 2 and path[1] == "vary":
             return Diagnostic(pos, f"{where} should be [lo, hi] (whole numbers) or true (its whole range); "
-                              f"got {_short(inst)}", "for example count.draw_two: [0, 4]")
+                              f"got {_short(inst)}", "for example count.KIND: [0, 4]")
         if isinstance(inst, dict) and inst:
             fitting = [e for e in err.context if e.validator not in ("type", "minItems", "maxItems")]
             if fitting:

@@ -40,6 +40,7 @@ from ..simulate import check_agents, game_seed, table_size
 from .evaluate import Effort, Measured, evaluate
 from .space import Base, TuneError, base, candidate_file, overlay, parse_vary, size, with_vary
 
+REPEATS = 4  # proposals per distinct candidate at most (a small space is soon tried through)
 CHECK_STREAM = -4  # the master seed of the check on fresh seeds: game_seed(seed, -4)
 
 
@@ -100,10 +101,11 @@ class Tuned:
 
     def as_dict(self) -> dict[str, Any]:
         def trial(t: Trial) -> dict[str, Any]:
-            return {"number": t.number, "values": t.values, "state": t.state, **t.result}
+            return {"trial": t.number + 1, "values": t.values, "state": t.state, **t.result}
 
         return {
-            "variant": self.variant, "name": self.name, "players": self.players, "agents": list(self.agents), "seed": self.seed,
+            "variant": self.variant, "name": self.name, "players": self.players, "agents": list(self.agents),
+            "seed": self.seed,
             "sampler": self.sampler, "storage": self.storage, "study": self.study,
             "targets": [{"figure": t.figure, "target": t.text, "min": t.min, "max": t.max, "goal": t.goal}
                         for t in self.targets],
@@ -112,13 +114,13 @@ class Tuned:
             "effort": {"step": self.effort.step, "most": self.effort.most},
             "trials": [trial(t) for t in self.trials],
             "winner": None if self.winner is None else trial(self.winner),
-            "front": [t.number for t in self.front],
+            "front": [t.number + 1 for t in self.front],
             "check": self.check, "written": self.written, "resumed": self.resumed,
             "elapsed": round(self.elapsed, 3),
         }
 
 
-Progress = Callable[[Trial, int], None]  # told of each trial as it ends, and how many the run has
+Progress = Callable[[Trial, int, int], None]  # told of each trial as it ends: distinct candidates so far, of how many
 
 
 def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, agents: Sequence[str] = ("greedy",),
@@ -252,13 +254,16 @@ class Run:
         distributions = self.distributions()
         for old in study.get_trials(deepcopy=False, states=(states.RUNNING, states.WAITING)):
             self.finish(study, opt.trial.Trial(study, old._trial_id), dict(old.params), seen, runner)
-        while len(study.get_trials(deepcopy=False)) < trials:
+        # `trials` distinct candidates: a proposal already tried is told its result again (the
+        # sampler learns from it) but not counted, up to REPEATS proposals per candidate asked for.
+        limit = min(trials, size(self.space))
+        while len(seen) < limit and len(study.get_trials(deepcopy=False)) < REPEATS * trials:
             number = len(study.get_trials(deepcopy=False))
             study.sampler = self.sampler(trials, number)
             trial = study.ask(distributions)
             done = self.finish(study, trial, dict(trial.params), seen, runner)
             if progress is not None:
-                progress(done, trials)
+                progress(done, len(seen), limit)
         records = [self.record(t) for t in study.get_trials(deepcopy=False) if t.state in (states.COMPLETE,
                                                                                            states.FAIL)]
         records.sort(key=lambda r: r.number)
@@ -284,7 +289,7 @@ class Run:
         again = seen.get(self.key(values))
         if again is not None:
             result = dict(again.user_attrs.get("result", {}))
-            result["same_as"] = again.number
+            result["same_as"] = again.number + 1  # counted from 1, as the progress lines count
             trial.set_user_attr("result", result)
             trial.set_user_attr("overlay", again.user_attrs.get("overlay", ""))
             if again.state == states.COMPLETE:

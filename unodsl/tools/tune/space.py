@@ -35,7 +35,7 @@ class Base:
     """The variant being tuned: its file, how an overlay names it, its merged data."""
 
     path: Path            # its file, resolved
-    shipped: str | None   # its shipped name (`classic`), if it is a shipped variant
+    shipped: str | None   # its shipped name, if it is a shipped variant
     data: dict[str, Any]  # the merged file (what it extends included), options off
     variant: Variant      # loaded with the fixed options (and --vary's declarations)
 
