@@ -222,3 +222,12 @@ def test_the_report_page_escapes_and_opens_in_headless_chromium(tmp_path: Path) 
             browser.close()
     assert errors == []
     assert len(images) == 3 and all(done and width > 100 for done, width in images)  # two histories and the front
+
+
+def test_the_worked_example_of_the_docs_validates_and_runs_at_a_small_budget(tmp_path: Path) -> None:
+    example = ROOT / "docs" / "tune" / "classic_for_four.yaml"
+    assert [d for d in validate_file(example) if d.severity == "error"] == []
+    t = tune(example, trials=2, players=4, seed=1, effort=Effort(step=20, most=40, train=10),
+             storage=tmp_path / "s.db", check=False)
+    assert t.sampler == "NSGA-II" and [x.name for x in t.space] == ["deal", "count.draw_two"]
+    assert sum("same_as" not in r.result for r in t.trials) == 2
