@@ -231,3 +231,28 @@ def test_the_worked_example_of_the_docs_validates_and_runs_at_a_small_budget(tmp
              storage=tmp_path / "s.db", check=False)
     assert t.sampler == "NSGA-II" and [x.name for x in t.space] == ["deal", "count.draw_two"]
     assert sum("same_as" not in r.result for r in t.trials) == 2
+
+
+def test_a_run_interrupted_inside_a_candidate_resumes_it_and_ends_as_an_uninterrupted_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from unodsl.tools.tune import search
+
+    path = planted(tmp_path)
+    effort = Effort(step=50, most=100, train=10)
+    whole = tune(path, trials=4, players=2, seed=6, effort=effort, storage=tmp_path / "whole.db", check=False)
+    played = search.evaluate
+    calls = []
+
+    def stopped(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return played(*args, **kwargs)
+
+    monkeypatch.setattr(search, "evaluate", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        tune(path, trials=4, players=2, seed=6, effort=effort, storage=tmp_path / "cut.db", check=False)
+    monkeypatch.setattr(search, "evaluate", played)
+    resumed = tune(path, trials=4, players=2, seed=6, effort=effort, storage=tmp_path / "cut.db", check=False)
+    assert resumed.resumed >= 2
+    assert trials(resumed) == trials(whole)
