@@ -64,7 +64,7 @@ def default_output(variant: str) -> Path:
 @click.option("-o", "--option", "option", multiple=True, metavar="NAME[=VALUE]",
               help="Fix an option of VARIANT while tuning (written into the overlay too); repeatable.")
 @click.option("--vary", multiple=True, metavar="NAME[=LO..HI]",
-              help="What may change, instead of design: vary: a number option (hand_size=5..9), a switch "
+              help="What may change, merged over design: vary: a number option (hand_size=5..9), a switch "
               "(NAME), count.KIND=LO..HI, or deal=LO..HI; repeatable.")
 @click.option("-r", "--rounds", type=click.IntRange(1), default=1_000, show_default=True,
               help="Most rounds a candidate is played (it stops sooner once every target is settled).")

@@ -105,22 +105,23 @@ def overlay(b: Base, space: Sequence[Tunable], values: Mapping[str, int], fixed:
             where: Path, header: Sequence[str] = ()) -> str:
     """The text of the overlay that makes candidate `values` of `b`, written in folder `where`.
 
-    Options become defaults (`options: {hand_size: {default: 6}}`), the options fixed on the
-    command line too (the tuned numbers hold with them); a card kind's count rewrites the
+    Only what differs from the variant is written. Options become defaults (`options:
+    {hand_size: {default: 6}}`), the options fixed on the command line too (the tuned numbers hold with them); a card kind's count rewrites the
     deck (`deck: {replace: [...]}`) and `deck_size` if the variant declares one. A count
     of 0 removes the kind from the deck, and the inherited `design: vary:` with it (its
     `count.KIND` would name a kind in no deck group)."""
     doc: dict[str, Any] = {"extends": b.reference(where)}
-    options: dict[str, Any] = {name: {"default": value} for name, value in sorted(fixed.items())}
+    declared = {o.name: o.default for o in b.variant.options}
+    options: dict[str, Any] = {name: {"default": value} for name, value in sorted(fixed.items())
+                               if value != declared.get(name)}
     counts: dict[str, int] = {}
     for t in space:
         v = values[t.name]
-        if t.kind == "switch":
-            options[t.target] = {"default": bool(v)}
-        elif t.kind == "option":
-            options[t.target] = {"default": int(v)}
-        else:
-            counts[t.target] = int(v)
+        if t.kind == "count":
+            if v != copies(b, t.target):
+                counts[t.target] = int(v)
+        elif (bool(v) if t.kind == "switch" else int(v)) != declared.get(t.target):
+            options[t.target] = {"default": bool(v) if t.kind == "switch" else int(v)}
     if options:
         doc["options"] = options
     if counts:
@@ -132,6 +133,13 @@ def overlay(b: Base, space: Sequence[Tunable], values: Mapping[str, int], fixed:
             doc["design"] = {"vary": None}  # its count.KIND names a kind no longer in the deck
     lines = [f"# {line}" for line in header]
     return "\n".join([*lines, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)])
+
+
+def copies(b: Base, kind: str) -> int:
+    """The copies of `kind` its deck group gives now (per colour, or its count)."""
+    group = next(g for g in b.data.get("deck") or []
+                 if g.get("kind") == kind or (isinstance(g.get("kind"), list) and kind in g["kind"]))
+    return int(group.get("per_color", group.get("count", 1)))
 
 
 def recount(b: Base, counts: Mapping[str, int]) -> tuple[list[Any], int]:
