@@ -61,7 +61,7 @@ def page(r: Tuned) -> str:
             parts.append(f"<p>Played again on fresh seeds ({r.check['rounds']:,} rounds):</p>"
                          + _judged_table(r.check["judged"]))
         if r.written:
-            parts.append(f"<p>Written to <code>{_e(r.written)}</code>:</p><pre>{_e(r.winner.overlay)}</pre>")
+            parts.append(f"<p>Written to <code>{_e(r.written)}</code>:</p><pre>{_e(r.written_text)}</pre>")
     with plt.rc_context({"text.parse_math": False, "svg.fonttype": "none"}):
         parts.append("<h2>Search history</h2>")
         parts += [_history(r, k, plt) for k in range(len(r.targets))]
@@ -78,8 +78,8 @@ def page(r: Tuned) -> str:
 def _judged_table(judged: Sequence[Mapping[str, Any]]) -> str:
     rows = []
     for j in judged:
-        ci = "" if j["ci95"] is None else f"{j['ci95'][0]:g} to {j['ci95'][1]:g}"
-        value = "–" if j["value"] is None else f"{j['value']:g}"
+        ci = "" if j["ci95"] is None else f"{j['ci95'][0]:.4g} to {j['ci95'][1]:.4g}"
+        value = "–" if j["value"] is None else f"{j['value']:.4g}"
         rows.append(f"<tr><td>{_e(j['figure'])}</td><td>{_e(j['target'])}</td><td class=num>{_e(value)}</td>"
                     f"<td class=num>{_e(ci)}</td><td class={_e(j['verdict'])}>{_e(j['verdict'])}</td></tr>")
     return ("<table><tr><th>figure</th><th>target</th><th>value</th><th>95% interval</th><th>verdict</th></tr>"
@@ -95,8 +95,8 @@ def _candidates(trials: Sequence[Trial], r: Tuned) -> str:
             cells += f"<td colspan={len(r.targets)} class=missed>{_e(t.result.get('error', 'failed'))}</td>"
         else:
             for j in _judged(t):
-                ci = "" if j["ci95"] is None else f" ({j['ci95'][0]:g}–{j['ci95'][1]:g})"
-                value = "–" if j["value"] is None else f"{j['value']:g}"
+                ci = "" if j["ci95"] is None else f" ({j['ci95'][0]:.4g}–{j['ci95'][1]:.4g})"
+                value = "–" if j["value"] is None else f"{j['value']:.4g}"
                 cells += f"<td class='num {_e(j['verdict'])}'>{_e(value + ci)}</td>"
         played = t.result.get("rounds", 0)
         rows.append(f"<tr><td class=num>{t.number + 1}</td>{cells}<td class=num>{played:,}</td></tr>")

@@ -97,6 +97,7 @@ class Tuned:
     elapsed: float = 0.0
     resumed: int = 0              # trials found in the storage when the run started
     written: str | None = None    # where the winner's overlay was written
+    written_text: str = ""        # … and what
     name: str = ""                # the variant's name (text from its file)
 
     def as_dict(self) -> dict[str, Any]:
@@ -176,7 +177,7 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
             result = run.search(Runner(1, None, None), storage, trials, check, progress)
         result.elapsed = time.perf_counter() - start
         if output is not None and result.winner is not None:
-            run.write(result.winner, output)
+            result.written_text = run.write(result.winner, output)
             result.written = str(output)
         return result
 

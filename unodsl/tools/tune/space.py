@@ -106,8 +106,9 @@ def overlay(b: Base, space: Sequence[Tunable], values: Mapping[str, int], fixed:
     """The text of the overlay that makes candidate `values` of `b`, written in folder `where`.
 
     Only what differs from the variant is written. Options become defaults (`options:
-    {hand_size: {default: 6}}`), the options fixed on the command line too (the tuned numbers hold with them); a card kind's count rewrites the
-    deck (`deck: {replace: [...]}`) and `deck_size` if the variant declares one. A count
+    {hand_size: {default: 6}}`), the options fixed on the command line too (the tuned
+    numbers hold with them); a card kind's count rewrites the deck (`deck: {replace:
+    [...]}`) and `deck_size` if the variant declares one. A count
     of 0 removes the kind from the deck, and the inherited `design: vary:` with it (its
     `count.KIND` would name a kind in no deck group)."""
     doc: dict[str, Any] = {"extends": b.reference(where)}
