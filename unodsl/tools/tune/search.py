@@ -116,7 +116,8 @@ class Tuned:
             "trials": [trial(t) for t in self.trials],
             "winner": None if self.winner is None else trial(self.winner),
             "front": [t.number + 1 for t in self.front],
-            "check": self.check, "written": self.written, "resumed": self.resumed,
+            "check": self.check, "written": self.written, "overlay": self.written_text or None,
+            "resumed": self.resumed,
             "elapsed": round(self.elapsed, 3),
         }
 
