@@ -291,7 +291,7 @@ only offered when nothing can be played) and `draw:` — `count:`,
 `must_play` or `keep` for a playable drawn card.
 
 `count:` (default 1) is a number, or an expression read at each draw (`player`
-is who draws, and `random` may be used): a launcher that fires 0 to 6 cards is
+is who draws, and `random` may be used): a draw of 0 to 6 cards at random is
 `count: "random(0, 6)"`. `until_playable: true` draws one card at a time until a
 playable one comes or the draw pile (refilled from the discard pile) runs out;
 `max:` caps it, as a number or an expression read when the draw begins.
