@@ -39,7 +39,8 @@ def test_rules_that_trigger_themselves_stop_at_the_nesting_guard(tmp_path: Path,
 
 
 def test_a_huge_computed_repeat_is_refused(tmp_path: Path) -> None:
-    path = changed(tmp_path, "    deal(option.hand_size);\n", "    repeat player_count * 100000 do skip();\n    deal(7);\n")
+    path = changed(tmp_path, "    deal(option.hand_size);\n",
+                   "    repeat player_count * 100000 do skip();\n    deal(7);\n")
     with pytest.raises(GameError, match="repeat 300,000 times"):
         play(path)
 
