@@ -23,6 +23,7 @@ from .run import run
 from .schema import schema_command
 from .simulate import simulate
 from .sweep import sweep
+from .tune import tune_command
 from .validate import validate
 
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -54,7 +55,8 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, sweep, analyze_command, validate, compile_command, schema_command,
+for command in (run, play, replay, simulate, sweep, analyze_command, tune_command, validate,
+                compile_command, schema_command,
                 explain, list_command, options_command, rulebook, lsp):
     main.add_command(command)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..engine.events import EVENTS
 from ..engine.primitives import REGISTRY
 from ..lang import ast
-from ..lang.check import show
+from ..lang.check import option_read, show
 from ..lang.parse import parse
 from .inline import code, lit
 
@@ -334,6 +334,8 @@ class English:
                 return humanise(s) if s in self.kinds else f"“{lit(words(s))}”"
             case ast.Name(id=name):
                 return self.name(name)
+            case ast.Attr(name=attr) if option_read(node) is not None:
+                return f"{humanise(attr)} (option `{attr}`)"  # its value is in the rulebook's list of options
             case ast.Attr(obj=obj, name=attr):
                 owner = self.value(obj)
                 if attr == "back":
