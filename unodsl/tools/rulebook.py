@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..lang import ast
+from ..lang.parse import parse
 from ..variant.load import load_variant
 from ..variant.model import Face, Option, Variant
 from ..variant.options import Chosen, apply_patches, choose, declare
 from ..variant.resolve import load_tree, shipped_dir
-from .english import English, event_phrase, field_phrases, humanise
+from .english import EVENT_PLAYERS, English, amount, event_phrase, field_phrases, humanise
 
 # -- the document --------------------------------------------------------------
 
@@ -82,6 +84,11 @@ def _setting(o: Option) -> str:
 class _Book:
     v: Variant
     d: dict[str, Any]
+
+    @property
+    def eliminates(self) -> bool:
+        """Whether a player can be put out (options not switched on do not count)."""
+        return "eliminate(" in str({k: v for k, v in self.d.items() if k != "options"})
 
     def english(self, player: str = "you", card: str = "this card", fields: Mapping[str, str] | None = None
                 ) -> English:
@@ -183,11 +190,11 @@ class _Book:
         d, raw = t.draw, turn.get("draw", {})
         if d.until_playable:
             cap = ("" if d.max is None else f", at most {cards(d.max)}" if isinstance(d.max, int)
-                   else f", at most {e.value_of(raw['max'])} cards")
+                   else f"; you draw at most {e.value_of(raw['max'])} (counted as you begin)")
             draw = f"draw one card at a time until you draw a card you can play or the draw pile runs out{cap}"
         else:
             draw = f"draw {cards(d.count)}" if isinstance(d.count, int) else \
-                f"draw {e.value_of(raw['count'])} cards"
+                f"draw {amount(e, parse(str(raw['count'])))}"
         lines.append(f"If you do not play, {draw}.")
         if d.allowed_if is not None and turn.get("draw", {}).get("allowed_if"):
             lines.append(f"You may draw only if {e.condition(turn['draw']['allowed_if'])}; "
@@ -228,7 +235,8 @@ class _Book:
             return []
         out: list[Block] = [Heading(2, "Rules")]
         for i, rule in enumerate(raw):
-            e = self.english(player="the player", card="the card", fields=field_phrases(rule["on"]))
+            e = self.english(player=EVENT_PLAYERS.get(rule["on"], "the player"), card="the card",
+                             fields=field_phrases(rule["on"]))
             when = f"When {event_phrase(rule['on'])}"
             if rule.get("if"):
                 when += f", if {e.condition(rule['if'])}"
@@ -250,17 +258,31 @@ class _Book:
                          if s.round == "winner_scores_others" else
                          "Every player scores the points of the cards left in their own hand; the player who went "
                          "out scores 0.")
-        if "eliminate(" in str(self.d):
+        if self.eliminates:
             lines.insert(1, f"A round also ends when one {'team' if self.v.teams is not None else 'player'} is "
                          "left in it (the others are out): they win the round.")
         lines.append("Card points are in the table under What you need.")
         best = "highest" if s.winner == "highest" else "lowest"
         who = "team" if self.v.teams is not None else "player"
-        over = self.d.get("scoring", {}).get("game_over")
-        also = f", or after a round when {self.english(player='its winner').condition(over)}" \
-            if isinstance(over, str) else ""
-        lines.append(f"The game ends after the round in which a {who} reaches {s.target} points{also}; "
-                     f"the {who} with the {best} total wins.")
+        raw = self.d.get("scoring", {})
+        over = raw.get("game_over")
+        when = None if not isinstance(over, str) else "its first round" if over.strip() == "true" else \
+            f"a round when {self.english(player='its winner').condition(over)}"
+        reach = None if s.target is None else f"the round in which a {who} reaches {s.target} points"
+        ends = ", or after ".join(x for x in (reach, when) if x)
+        lines.append(f"The game ends after {ends}; the {who} with the {best} total wins.")
+        tie = raw.get("tie_break")
+        if isinstance(tie, str):
+            e = self.english(player="they")
+            node = parse(tie)
+            lowest = isinstance(node, ast.Unary) and node.op == "-"  # `-count(hand)`: the fewest cards
+            measure = e.value(node.operand if isinstance(node, ast.Unary) and lowest else node)
+            lines.append(f"On a tie, the tied {who} with the {'lowest' if lowest else 'highest'} "
+                         f"{measure.removeprefix('the ')} wins.")
+        else:
+            lines.append(f"On a tie, every tied {who} wins.")
+        if self.eliminates:
+            lines.append(f"A {who} who is out never wins the game.")
         return [Heading(2, "Scoring and the end of the game"), Items(tuple(lines))]
 
     def options(self) -> list[Block]:
