@@ -425,6 +425,16 @@ rules:
     on: eliminated
     if: is_out(dealer)
     do: draw(next, 1)
+```
+
+`seats` is every player at the table, in or out, so a rule can count those who
+are out: here the round's winner scores 250 points for each player knocked out.
+
+```yaml part
+rules:
+  - name: 250 points for each player knocked out
+    on: round_end
+    do: add_score(player, 250 * count(seats, s -> is_out(s)))
 ```"""
 
 _RULES = """\
