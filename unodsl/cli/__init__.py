@@ -20,6 +20,7 @@ from .replay import replay
 from .rulebook import rulebook
 from .run import run
 from .schema import schema_command
+from .serve import serve
 from .simulate import simulate
 from .sweep import sweep
 from .validate import validate
@@ -55,7 +56,7 @@ def main() -> None:
 
 for command in (run, play, replay, simulate, sweep, validate, compile_command, schema_command, explain, list_command,
                 options_command,
-                rulebook, lsp):
+                rulebook, lsp, serve):
     main.add_command(command)
 
 
