@@ -61,10 +61,10 @@ class Connection:
         self.closing = (code, reason)
         self.wake.set()
 
-    def allow(self) -> bool:
+    def allow(self, rate: float = RATE, burst: float = BURST) -> bool:
         """The token bucket: False if this message comes too fast."""
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
         self.stamp = now
         if self.tokens < 1:
             return False
@@ -75,8 +75,9 @@ class Connection:
 class Hub:
     """Every table of the server and every page connected to them."""
 
-    def __init__(self, host_key: str | None = None) -> None:
+    def __init__(self, host_key: str | None = None, rate: float = RATE, burst: float = BURST) -> None:
         self.host_key = host_key or secrets.token_urlsafe(18)
+        self.rate, self.burst = rate, burst  # what a page may send (see Connection.allow)
         self.tables: dict[str, Table] = {}
         self.pages: dict[str, set[Connection]] = {}
         self.holders: dict[tuple[str, int], Connection] = {}
@@ -184,14 +185,15 @@ class Hub:
                 page.end(POLICY, "refused")
                 return
             async for raw in messages:
-                if not page.allow():
+                if not page.allow(self.rate, self.burst):
                     page.too_fast += 1
                     if page.too_fast >= CUT_OFF:
                         page.note("error", "too many messages: the connection is closed", code="flood")
                         page.end(POLICY, "too many messages")
                         return
                     if page.too_fast == 1:
-                        page.note("error", f"too many messages (at most {RATE:.0f} a second): ignored", code="flood")
+                        page.note("error", f"too many messages (at most {self.rate:.0f} a second): ignored",
+                                  code="flood")
                     continue
                 page.too_fast = 0
                 try:

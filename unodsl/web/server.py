@@ -165,6 +165,7 @@ def make_app(hub: Hub, settings: Settings) -> Starlette:
         Route("/t/{tid}/rules", rules),
         WebSocketRoute("/t/{tid}/ws", socket),
         Route("/host", host_page),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", new_table, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

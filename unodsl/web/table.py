@@ -101,6 +101,7 @@ class Table:
     log: LogFile | None = None
     log_path: Path | None = None
     number: int = 0  # games played at this table
+    listeners: list[Any] = field(default_factory=list)  # more listeners for every game of the table
 
     def __post_init__(self) -> None:
         if not self.variant.min_players <= self.players <= self.variant.max_players:
@@ -211,7 +212,7 @@ class Table:
         return seats
 
     def _build(self, actions: list[Any]) -> None:
-        listeners: list[Any] = [*self.narrators, *([self.log] if self.log is not None else [])]
+        listeners: list[Any] = [*self.narrators, *([self.log] if self.log is not None else []), *self.listeners]
         try:
             self.game = Game.from_actions(self.variant, self.players, self.seed, actions,
                                           max_turns=self.max_turns, listeners=listeners)

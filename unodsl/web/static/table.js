@@ -221,8 +221,8 @@ function renderDecision(s) {
     b.type = "button";
     if (i < 9) b.append(el("kbd", "", String(i + 1)));
     b.append(el("span", "", o.text));
-    if (o.what === "color") b.className = "swatch " + colourClass(o.color);
-    if ((o.what === "play" || o.what === "card") && o.card) b.className = "swatch " + colourClass(o.card.color);
+    const colour = o.what === "color" ? colourClass(o.color) : o.card ? colourClass(o.card.color) : "";
+    if (colour) b.className = "swatch " + colour;
     b.dataset.what = o.what;
     b.addEventListener("click", () => answer(d, i));
     options.append(b);
@@ -248,7 +248,7 @@ function renderHost(s) {
   list.replaceChildren();
   s.seats.forEach((seat, p) => {
     const li = el("li");
-    const b = el("button", "", seat.person ? "A bot plays " + seat.name : "Give " + seat.name + " back to its person");
+    const b = el("button", "", seat.person ? "A bot plays " + seat.name : "Let a person play P" + (p + 1));
     b.type = "button";
     b.addEventListener("click", () => send({ type: "host", action: seat.person ? "bot" : "person", seat: p }));
     li.append(b);
