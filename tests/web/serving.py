@@ -92,6 +92,8 @@ class Recorder:
     """Every frame the hub made, per seat (-1: spectators), with the cards' places then."""
 
     frames: dict[int, list[tuple[str, Snapshot | None]]] = field(default_factory=dict)
+    by_connection: dict[int, list[list[str]]] = field(default_factory=dict)  # per seat: each connection's frames
+    connections: dict[int, list[str]] = field(default_factory=dict)
     seen: dict[int, set[str]] = field(default_factory=dict)  # labels ever public or ever in the seat's hand
 
     def install(self, monkeypatch: pytest.MonkeyPatch, *tables: Table) -> None:
@@ -102,20 +104,28 @@ class Recorder:
         def recording(hub: Hub, page: Connection) -> str | None:
             text = made(hub, page)
             if text is not None and page.table is not None:
-                self.frames.setdefault(-1 if page.seat is None else page.seat, []).append(
-                    (text, snapshot(page.table, page.seat)))
+                seat = -1 if page.seat is None else page.seat
+                self.frames.setdefault(seat, []).append((text, snapshot(page.table, page.seat)))
+                if id(page) not in self.connections:
+                    self.connections[id(page)] = []
+                    self.by_connection.setdefault(seat, []).append(self.connections[id(page)])
+                self.connections[id(page)].append(text)
             return text
 
         monkeypatch.setattr(Hub, "frame", recording)
 
-    def problems(self, seat: int, received: list[str]) -> list[str]:
-        """What is wrong with the frames `seat` received: not the frames the server made,
-        or a card of another hand (or of the draw pile) in one of them."""
-        made = [text for text, _ in self.frames.get(seat, [])]
-        states = [text for text in received if json.loads(text)["type"] == "state"]
+    def problems(self, seat: int, *received: list[str]) -> list[str]:
+        """What is wrong with the frames `seat` received (a list per connection, in the
+        order they were opened): not the frames the server made for that connection, or
+        a card of another hand (or of the draw pile) in one of them."""
         found = []
-        if not states or states != made[: len(states)]:  # (frames made after the page stopped reading: unread)
-            found.append(f"seat {seat}: received {len(states)} frames, the server made {len(made)}; they differ")
+        made = self.by_connection.get(seat, [])
+        if len(made) != len(received):
+            found.append(f"seat {seat}: {len(received)} connections, the server saw {len(made)}")
+        for got, sent in zip(received, made, strict=False):
+            states = [text for text in got if json.loads(text)["type"] == "state"]
+            if not states or states != sent[: len(states)]:  # (frames made after a page stopped reading: unread)
+                found.append(f"seat {seat}: received {len(states)} frames, the server made {len(sent)}; they differ")
         known: set[str] = set()
         for text, snap in self.frames.get(seat, []):
             found += frame_problems(text, None if seat < 0 else seat, snap, known)
@@ -144,11 +154,18 @@ def frame_problems(text: str, seat: int | None, snap: Snapshot | None, known: se
             problems.append(f"a seat's public part has {sorted(s)}")
     others = [c for p, h in enumerate(snap.hands) if p != seat for c in h] + snap.draw
     secret = set(others) - known
-    words = list(_strings(frame))
-    for label in sorted(secret):
-        pattern = re.compile(rf"(?<![\w-]){re.escape(label)}(?![\w-])")
-        if any(pattern.search(w) for w in words):
-            problems.append(f"{'spectator' if seat is None else f'P{seat + 1}'} was sent {label!r}, "
+    if not secret:
+        return problems
+    pattern = re.compile("|".join(rf"(?<![\w-]){re.escape(label)}(?![\w-])"
+                                  for label in sorted(secret, key=len, reverse=True)))
+    shown = sorted(known, key=len, reverse=True)
+    for word in _strings(frame):
+        if pattern.search(word) is None:
+            continue
+        for label in shown:  # known labels masked first: "wild" is not found in "wild draw four"
+            word = word.replace(label, "\x00")
+        for hit in pattern.finditer(word):
+            problems.append(f"{'spectator' if seat is None else f'P{seat + 1}'} was sent {hit.group()!r}, "
                             "a card of another hand or of the draw pile")
     return problems
 

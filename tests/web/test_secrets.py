@@ -48,8 +48,7 @@ def test_every_frame_of_whole_games_holds_no_card_of_another_hand(
     assert t.status == "over", t.message
     assert all(page.last["status"] == "over" for page in pages)
     assert sum(page.answers for page in pages) > 20
-    problems = [p for page in pages for p in recorder.problems(-1 if page.seat is None else page.seat,
-                                                                page.received)]
+    problems = [p for page in pages for p in recorder.problems(-1 if page.seat is None else page.seat, page.received)]
     assert problems == []
     checked = sum(len(f) for f in recorder.frames.values())
     assert checked > 100, checked

@@ -16,6 +16,7 @@ let retry = 0;
 let stopped = false;   // refused or moved: no automatic reconnection
 let state = null;
 let lastDecision = null;
+let lastShown = "";
 
 const KNOWN = new Set(["red", "yellow", "green", "blue", "pink", "teal", "orange", "purple"]);
 
@@ -102,9 +103,29 @@ function receive(data) {
     notice(data.message, "info");
   } else if (data.type === "state") {
     state = data;
-    render(data);
+    const shown = JSON.stringify(Object.assign({}, data, { lines: null, reset: null }));
+    if (shown !== lastShown) {  // a frame with only new narration leaves the controls (and the focus) alone
+      lastShown = shown;
+      const focus = focused();
+      render(data);
+      refocus(focus);
+    }
     narrate(data.lines, data.reset);
   }
+}
+
+// The control that has the focus, as (its section, its place there), to give it back after a render.
+function focused() {
+  const active = document.activeElement;
+  const box = active ? active.closest("#options, #hand, #h-seats") : null;
+  return box ? [box.id, Array.prototype.indexOf.call(box.querySelectorAll("button"), active)] : null;
+}
+
+function refocus(where) {
+  if (!where || document.activeElement !== document.body) return;
+  const buttons = $(where[0]).querySelectorAll("button");
+  const target = buttons[Math.min(where[1], buttons.length - 1)];
+  if (target && !target.disabled) target.focus({ preventScroll: true });
 }
 
 function narrate(lines, reset) {
@@ -229,8 +250,8 @@ function renderDecision(s) {
   });
   if (lastDecision !== d.id) {
     lastDecision = d.id;
-    const active = document.activeElement;
-    if (!active || active === document.body || active.closest("#options, #hand")) {
+    const active = document.activeElement;  // (a field being typed in keeps the focus)
+    if (!(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) {
       const first = options.querySelector("button");
       if (first) first.focus({ preventScroll: true });
     }
