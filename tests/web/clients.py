@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from .serving import uvicorn  # noqa: F401  (the skip, or CI's failure, without the [web] extra)
+
 websockets = pytest.importorskip("websockets")
 
 
