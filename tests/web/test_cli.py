@@ -123,4 +123,4 @@ def test_without_the_web_extra_the_command_says_what_to_install(monkeypatch: pyt
     monkeypatch.delitem(sys.modules, "unodsl.web.server", raising=False)
     monkeypatch.delattr(unodsl.web, "server", raising=False)
     exit_code, output = _run("classic")
-    assert exit_code == 1 and "pip install 'unodsl[web]'" in output
+    assert exit_code == 1 and "needs the [web] extra" in output and "pip install '.[web]'" in output

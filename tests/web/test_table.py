@@ -240,8 +240,8 @@ def test_the_narration_of_a_seat_names_its_own_drawn_cards_and_not_the_others(tm
     game = Game(variant("classic"), 3, 8, listeners=[
         mine, watcher, lambda g, e, d: drawn[d["player"]].append(d["card"].label) if e == "card_drawn" else None])
     game.autoplay(make_agents(["greedy"], 3, 8))
-    told = ["".join(text for text, _ in line) for line in mine.lines]
-    seen = ["".join(text for text, _ in line) for line in watcher.lines]
+    told = ["".join(text for text, _ in line) for line in mine.since(0)]
+    seen = ["".join(text for text, _ in line) for line in watcher.since(0)]
     assert any("P1 (you) draws" in line and drawn[0][-1] in line for line in told) or not drawn[0]
     assert not [line for line in seen if "draws" in line and not line.split("draws ")[1][0].isdigit()]
     assert not [line for line in told if "P2 draws" in line and not line.split("draws ")[1][0].isdigit()]

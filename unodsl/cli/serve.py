@@ -15,8 +15,8 @@ from ..errors import UnoDslError
 from ..tools.save import SaveError
 from .common import Console, agent_names, allow_option, game_setup, load_saved, printable
 
-WEB_MISSING = ("`unodsl serve` needs the web extra (Starlette and uvicorn): pip install 'unodsl[web]' "
-               "(from a checkout: pip install '.[web]')")
+WEB_MISSING = ("`unodsl serve` needs the [web] extra (Starlette and uvicorn): from a checkout, "
+               "pip install '.[web]'")
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -89,6 +89,7 @@ class Hub:
     # -- tables ------------------------------------------------------------------------
     def add(self, table: Table) -> Table:
         self.tables[table.id] = table
+        table.on_change = self.touch
         self.pages[table.id] = set()
         if self.running:
             self._drive(table)

@@ -5,7 +5,7 @@ the fields its declaration (engine/events.py) lets the seat see: a spectator get
 the public fields, a seat also those about itself (the cards it draws, a card it
 gives or gets, its own answers). Its own drawn cards are told by name.
 
-A line is sent as runs of plain text, each with style classes from a fixed list
+A line is kept as the narrator's markup and sent as runs of plain text, each with style classes from a fixed list
 (`segments`): the page puts the text in with `textContent`, so nothing a variant
 names (a card label, a player's name) can become markup or script.
 """
@@ -13,6 +13,7 @@ names (a card label, a player's name) can become markup or script.
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -24,22 +25,23 @@ from ..engine.events import visible_to
 from ..engine.game import Game
 from ..tools.narrator import Narrator, card_text
 
-KEEP_LINES = 400  # the lines kept per seat (a page that reconnects gets these)
+KEEP_LINES = 200  # the lines kept per seat (a page that reconnects gets these)
 
 # The narrator's rich styles → the page's CSS classes; any other style is dropped.
 CLASSES = {"bold": "b", "dim": "dim", "italic": "i", "underline": "u", "reverse": "rev",
            "red": "c-red", "yellow": "c-yellow", "green": "c-green", "blue": "c-blue",
            "magenta": "c-pink", "cyan": "c-teal", "dark_orange": "c-orange", "purple": "c-purple"}
 
-Segment = list[str]  # [text, classes]
+Segment = tuple[str, str]  # (text, classes)
 
 
-def segments(markup: str) -> list[Segment]:
-    """A line of rich markup as [text, "class class"] runs (text is never markup)."""
+@lru_cache(maxsize=4096)  # most lines are told alike to every seat: each is parsed once
+def segments(markup: str) -> tuple[Segment, ...]:
+    """A line of rich markup as (text, "class class") runs (text is never markup)."""
     try:
         text = Text.from_markup(markup)
     except MarkupError:
-        return [[markup, ""]]
+        return ((markup, ""),)
     plain = text.plain
     cuts = sorted({0, len(plain), *(s.start for s in text.spans), *(s.end for s in text.spans)})
     runs: list[Segment] = []
@@ -53,8 +55,8 @@ def segments(markup: str) -> list[Segment]:
                     cls = CLASSES.get(word)
                     if cls is not None and cls not in names:
                         names.append(cls)
-        runs.append([plain[a:b], " ".join(names)])
-    return runs
+        runs.append((plain[a:b], " ".join(names)))
+    return tuple(runs)
 
 
 class SeatNarrator(Narrator):
@@ -63,7 +65,7 @@ class SeatNarrator(Narrator):
     def __init__(self, names: list[str], seat: int | None) -> None:
         super().__init__(names, self._say)
         self.seat = seat
-        self.lines: deque[list[Segment]] = deque(maxlen=KEEP_LINES)
+        self.lines: deque[str] = deque(maxlen=KEEP_LINES)  # as rich markup (see segments)
         self.count = 0  # lines said so far (the kept ones are the last of them)
         self.mine: list[Card] = []  # cards this seat drew, until their hand_changed
         self.unknown = False  # a hidden answer came last: what follows has no known cause
@@ -71,15 +73,15 @@ class SeatNarrator(Narrator):
     def _say(self, markup: str) -> None:
         for part in markup.split("\n"):
             if part.strip():
-                self.lines.append(segments(part))
+                self.lines.append(part)
                 self.count += 1
 
-    def since(self, count: int) -> list[list[Segment]]:
-        """The lines said after the first `count` (those still kept)."""
-        new = self.count - count
+    def since(self, count: int) -> list[tuple[Segment, ...]]:
+        """The lines said after the first `count` (those still kept), as runs of text."""
+        new = min(self.count - count, len(self.lines))
         if new <= 0:
             return []
-        return list(self.lines)[-new:]
+        return [segments(line) for line in list(self.lines)[-new:]]
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         seen = visible_to(name, data, -1 if self.seat is None else self.seat)

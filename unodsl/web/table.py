@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -102,6 +102,7 @@ class Table:
     log_path: Path | None = None
     number: int = 0  # games played at this table
     listeners: list[Any] = field(default_factory=list)  # more listeners for every game of the table
+    on_change: Callable[[Table], None] | None = None  # told after every change (the hub wakes pages and bots)
 
     def __post_init__(self) -> None:
         if not self.variant.min_players <= self.players <= self.variant.max_players:
@@ -253,6 +254,8 @@ class Table:
 
     def _changed(self) -> None:
         self.version += 1
+        if self.on_change is not None:
+            self.on_change(self)
 
     def _fail(self, message: str) -> None:
         self.status = "failed"

@@ -193,7 +193,7 @@ function renderCentre(s) {
   draw.replaceChildren(); discard.replaceChildren(); facts.replaceChildren();
   if (!t) return;
   draw.append(t.draw_back ? card(t.draw_back, "span", "back") : el("span", "card", "draw"));
-  draw.append(el("span", "count", t.draw_pile + " cards"));
+  draw.append(el("span", "count", "draw pile: " + t.draw_pile));
   if (t.top) discard.append(card(t.top, "span"));
   discard.append(el("span", "count", "top card"));
   const add = (label, value) => { const p = el("div"); p.append(el("span", "", label + " "), el("b", "", value)); facts.append(p); };
