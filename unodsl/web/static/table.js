@@ -179,7 +179,7 @@ function renderSeats(s) {
       for (const f of t.flags) li.append(el("span", "flag", f.replace(/_/g, " ")));
       if (t.backs.length && p !== me) {
         const backs = el("div", "backs");
-        for (const b of t.backs) backs.append(card(b, "span", "small back"));
+        for (const b of t.backs) backs.append(card(b, "span", "mini back"));
         li.append(backs);
       }
     }
