@@ -124,3 +124,10 @@ def test_without_the_web_extra_the_command_says_what_to_install(monkeypatch: pyt
     monkeypatch.delattr(unodsl.web, "server", raising=False)
     exit_code, output = _run("classic")
     assert exit_code == 1 and "needs the [web] extra" in output and "pip install '.[web]'" in output
+
+
+def test_several_variants_open_several_tables(tmp_path: Path) -> None:
+    with serve("classic", "flip", "--seats", "2", "--port", "0", "--games", "games", cwd=tmp_path) as (_, printed):
+        assert "UNO Classic — 2 seats" in printed and "UNO Flip — 2 seats" in printed
+        tables = set(re.findall(r"/t/([^/]+)/", printed))
+        assert len(tables) == 2 and printed.count("spectators:") == 2

@@ -254,3 +254,51 @@ def test_the_hosts_api_needs_the_key_and_opens_tables(server: tuple[str, Hub, Ta
         refused = httpx.post(f"{base}/api/tables", headers=key, json=body)
         assert refused.status_code == 400 and says in refused.json()["error"], (body, refused.text)
     assert len(hub.tables) == 2
+
+
+def test_the_host_restarts_with_a_seed_and_undoes_over_the_socket(server: tuple[str, Hub, Table]) -> None:
+    base, hub, table = server
+
+    async def go() -> None:
+        ws, state = await _playing(base, table, hub)
+        decision = state["you"]["decision"]
+        await ws.send(json.dumps({"type": "answer", "decision": decision["id"], "option": 0}))
+        while True:  # P1's next decision, after the bots
+            state = await _next(ws, "state")
+            d = state["you"]["decision"]
+            if d and d["id"] != decision["id"]:
+                break
+        answered = len(table.game.actions) if table.game else 0
+        await ws.send(json.dumps({"type": "host", "action": "undo"}))
+        while "undid" not in (await _next(ws, "state"))["message"]:
+            pass
+        assert table.game is not None and len(table.game.actions) < answered
+        assert table.game.decision is not None and table.game.decision.player == 0
+        await ws.send(json.dumps({"type": "host", "action": "restart", "seed": 77}))
+        while (await _next(ws, "state"))["game"] != 2:
+            pass
+        assert table.seed == 77 and table.number == 2
+        await ws.send(json.dumps({"type": "host", "action": "start"}))
+        assert "the game is on" in (await _next(ws, "error"))["message"]
+        await ws.close()
+
+    run(go())
+
+
+def test_a_searching_bot_thinks_in_a_thread_and_a_bots_only_game_ends(tmp_path: Path) -> None:
+    hub = Hub()
+    table = hub.add(Table(hub.new_id(), load_variant("classic", {"target": 60}), 2, 3, ["ismcts:iterations=8"],
+                          tmp_path))
+    table.start()
+    with serving(hub, tmp_path) as base:
+
+        async def go() -> dict[str, Any]:
+            watcher = await _open(base, table)
+            while True:
+                state = await _next(watcher, "state", timeout=60)
+                if state["status"] != "playing":
+                    return state
+
+        last = run(go())
+    assert last["status"] == "over" and table.status == "over", table.message
+    assert len(table.game.actions) > 10 if table.game else False

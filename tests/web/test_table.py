@@ -14,6 +14,7 @@ from tests.helpers import variant
 from unodsl import Game, make_agents
 from unodsl.tools.replay import load_log, replay
 from unodsl.tools.save import load_save, parse_save
+from unodsl.variant.load import load_variant
 from unodsl.web.frames import public_data, seat_data
 from unodsl.web.narration import SeatNarrator, segments
 from unodsl.web.protocol import Answer, Hello, HostAction, Refused, clean_name, parse
@@ -251,3 +252,25 @@ def test_narration_text_is_never_markup() -> None:
     runs = segments("[bold]<script>alert(1)</script>[/] plays [red]red 7[/] [link=javascript:x]here[/]")
     assert "".join(t for t, _ in runs) == "<script>alert(1)</script> plays red 7 here"
     assert {c for _, c in runs} <= {"", "b", "c-red"}  # the link style is no class
+
+
+def test_a_jump_in_offer_is_sent_to_its_seat_and_the_others_see_only_that_someone_decides(tmp_path: Path) -> None:
+    t = Table("j", load_variant("house/jump_in"), 4, 0, ["greedy"], tmp_path)
+    t.take(0)
+    t.start()
+    for _ in range(400):  # P1 answers its first option until a jump-in offer comes to it
+        bots_to_end(t)
+        game = t.game
+        assert game is not None and game.decision is not None
+        if game.decision.kind == "jump":
+            break
+        t.answer(0, t.decision_id or "", 0)
+    else:
+        pytest.fail("no jump-in offer came to P1")
+    names = t.names()
+    mine = seat_data(game, 0, t.decision_id, names, t.colors)["decision"]
+    assert mine is not None and mine["kind"] == "jump" and mine["about"] is not None
+    assert {o["what"] for o in mine["options"]} == {"play", "word"} and mine["options"][-1]["text"] == "pass"
+    public = public_data(game, names, t.colors)
+    assert public is not None and public["turn"] is None and public["deciding"] is True
+    assert seat_data(game, 1, t.decision_id, names, t.colors)["decision"] is None

@@ -76,7 +76,8 @@ def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple
             raise click.ClickException(str(err)) from None
         hub.add(table)
     elif not variants:
-        raise click.UsageError("give a VARIANT (a shipped name, such as classic, or a file), or --resume SAVE")
+        raise click.UsageError("give a VARIANT (a shipped name: `unodsl list` shows them; or a file), "
+                               "or --resume SAVE")
     for name in variants if resume_file is None else ():
         v, n, game_seed = game_setup(name, option, seats, seed, allow)
         hub.add(Table(hub.new_id(), v, n, game_seed, specs, games_dir, bot_delay=bot_delay))

@@ -27,7 +27,7 @@ from .table import Table
 
 RATE = 20.0  # messages a second a page may send, on average
 BURST = 40.0  # and at once
-CUT_OFF = 300  # messages refused in a row for coming too fast: the connection is closed
+CUT_OFF = 300  # messages refused for coming too fast, without a pause: the connection is closed
 HELLO_WITHIN = 15.0  # seconds a new connection has to say hello
 POLICY = 1008  # WebSocket close code: the connection broke the protocol's rules
 MOVED = 4000  # close code: the seat was opened in another window
@@ -66,6 +66,8 @@ class Connection:
         now = time.monotonic()
         self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
         self.stamp = now
+        if self.tokens >= burst:  # the page has paused long enough: a flood, if any, is over
+            self.too_fast = 0
         if self.tokens < 1:
             return False
         self.tokens -= 1
@@ -196,7 +198,6 @@ class Hub:
                         page.note("error", f"too many messages (at most {self.rate:.0f} a second): ignored",
                                   code="flood")
                     continue
-                page.too_fast = 0
                 try:
                     self._handle(table, page, parse(raw))
                 except Refused as err:

@@ -28,7 +28,7 @@ from ..tools.narrator import Narrator, card_text
 KEEP_LINES = 200  # the lines kept per seat (a page that reconnects gets these)
 
 # The narrator's rich styles → the page's CSS classes; any other style is dropped.
-CLASSES = {"bold": "b", "dim": "dim", "italic": "i", "underline": "u", "reverse": "rev",
+CLASSES = {"bold": "b", "dim": "dim", "italic": "i", "underline": "u",
            "red": "c-red", "yellow": "c-yellow", "green": "c-green", "blue": "c-blue",
            "magenta": "c-pink", "cyan": "c-teal", "dark_orange": "c-orange", "purple": "c-purple"}
 
