@@ -139,3 +139,30 @@ def test_a_variants_text_and_a_players_name_never_run_as_script(tmp_path: Path, 
         assert evil in rules.locator("h1").first.text_content()
         assert rules.evaluate("() => window.pwned") is None and rules.locator("img").count() == 0
         context.close()
+
+
+def test_the_hosts_page_lists_the_tables_and_opens_a_new_one(tmp_path: Path, chromium: object) -> None:
+    hub = Hub()
+    t = hub.add(Table(hub.new_id(), load_variant("classic"), 3, 1, ["greedy"], tmp_path / "games"))
+    with serving(hub, tmp_path / "games", {"classic": "classic", "flip": "flip"}) as base:
+        context = chromium.new_context()  # type: ignore[attr-defined]
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(f"{base}/host#key={hub.host_key}")
+        page.wait_for_selector("#tables > li")
+        assert t.seats[1].token in (page.locator("#tables a").nth(1).get_attribute("href") or "")
+        page.select_option("#variant", "flip")
+        page.fill("#seats", "2")
+        page.fill("#options", "alternative_scoring")
+        page.click("#new button[type=submit]")
+        page.wait_for_function("() => document.querySelectorAll('#tables > li').length === 2")
+        assert "UNO Flip — 2 seats" in page.text_content("#tables")
+        wrong = context.new_page()
+        wrong.goto(f"{base}/host#key=not-the-key")
+        wrong.wait_for_function("() => !document.getElementById('notice').hidden")
+        assert "only the host" in wrong.text_content("#notice")
+        context.close()
+    assert errors == [] and len(hub.tables) == 2
+    (flip,) = [x for x in hub.tables.values() if x is not t]
+    assert flip.players == 2 and [o.name for o in flip.variant.options if o.enabled] == ["alternative_scoring"]
