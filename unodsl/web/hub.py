@@ -98,9 +98,10 @@ class Hub:
         return table
 
     def new_id(self) -> str:
+        """A table id nobody can guess (the spectators' link is the table's address)."""
         while True:
             tid = secrets.token_urlsafe(6)
-            if tid not in self.tables and "-" not in tid[:1]:
+            if tid not in self.tables:
                 return tid
 
     def start(self) -> None:
