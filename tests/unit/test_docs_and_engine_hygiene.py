@@ -30,3 +30,13 @@ def test_engine_names_no_variant_and_no_card_kind() -> None:
             for p in (ROOT / "unodsl").rglob("*.py")
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if words.search(line)]
     assert hits == []
+
+
+def test_one_sanitiser_of_terminal_text() -> None:
+    """Text from a file or a page is escaped for a terminal by errors.shown alone: no module
+    writes its own copy of the escape (`ascii(c)[1:-1]` of the characters that are not printable)."""
+    copies = [f"{p.relative_to(ROOT)}:{i}"
+              for p in (ROOT / "unodsl").rglob("*.py") if p != ROOT / "unodsl" / "errors.py"
+              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+              if re.search(r"\bascii\(\w+\)\[1:-1\]", line)]
+    assert copies == []

@@ -131,11 +131,6 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, bool | str]:
     return chosen
 
 
-def printable(text: str) -> str:
-    """Text as it may be printed on a terminal: control characters escaped, never sent raw."""
-    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-
-
 def chosen_options(v: Variant) -> list[str]:
     """The options a game's header names: the switches that are on, the numbers not at their default."""
     return [o.label for o in v.options if o.is_set]

@@ -11,9 +11,9 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from ..errors import UnoDslError
+from ..errors import UnoDslError, shown
 from ..tools.save import SaveError
-from .common import Console, agent_names, allow_option, game_setup, load_saved, printable
+from .common import Console, agent_names, allow_option, game_setup, load_saved
 
 WEB_MISSING = ("`unodsl serve` needs the [web] extra (Starlette and uvicorn): from a checkout, "
                "pip install '.[web]'")
@@ -88,7 +88,7 @@ def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple
     for table in hub.tables.values():
         _print_table(console, table, url, hub.host_key, seat_link, watch_link)
     console.print(f"\n[bold]host's page[/] (every table, and new ones): {host_link(url, hub)}", soft_wrap=True)
-    console.print(f"event logs and saves go to {escape(printable(str(games_dir)))}/ · Ctrl-C stops the server",
+    console.print(f"event logs and saves go to {escape(shown(str(games_dir)))}/ · Ctrl-C stops the server",
                   soft_wrap=True)
     try:
         asyncio.run(run(app, sock))
@@ -115,7 +115,7 @@ def _listen(host: str, port: int) -> socket.socket:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         return socket.create_server((host, port), family=family, reuse_port=False)
     except OSError as err:
-        raise click.ClickException(f"cannot listen on {printable(host)} port {port}: {err.strerror or err}"
+        raise click.ClickException(f"cannot listen on {shown(host)} port {port}: {err.strerror or err}"
                                    + (" (is another server using it? --port 0 picks a free one)"
                                       if err.errno == 98 else "")) from None
 
