@@ -115,6 +115,12 @@ def test_a_port_in_use_is_a_clear_message(tmp_path: Path) -> None:
     assert exit_code == 1 and f"cannot listen on 127.0.0.1 port {port}" in output
 
 
+def test_a_host_that_is_not_a_name_is_a_clear_message_with_its_text_escaped(tmp_path: Path) -> None:
+    exit_code, output = _run("classic", "--host", "evil\u202e\x1b[31m", "--port", "0", "--games", str(tmp_path))
+    assert exit_code == 1 and "cannot listen on evil\\u202e\\x1b[31m: not a host name" in output, output
+    assert "\x1b" not in output and "\u202e" not in output
+
+
 def test_without_the_web_extra_the_command_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     import unodsl.web
 

@@ -115,9 +115,12 @@ def _listen(host: str, port: int) -> socket.socket:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         return socket.create_server((host, port), family=family, reuse_port=False)
     except OSError as err:
-        raise click.ClickException(f"cannot listen on {shown(host)} port {port}: {err.strerror or err}"
+        raise click.ClickException(f"cannot listen on {shown(host)} port {port}: {shown(str(err.strerror or err))}"
                                    + (" (is another server using it? --port 0 picks a free one)"
                                       if err.errno == 98 else "")) from None
+    except (UnicodeError, TypeError):  # the socket module's "encoding of hostname failed" (IDNA)
+        raise click.ClickException(f"cannot listen on {shown(host)}: not a host name or an address "
+                                   "(--host 127.0.0.1, the default, or 0.0.0.0 for every interface)") from None
 
 
 def _base(host: str, port: int) -> str:
