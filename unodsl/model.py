@@ -151,6 +151,45 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Target:
+    """A designer's target on one figure of the balance lab (`design:`): its value kept
+    within `min`–`max` (either may be None), or a goal ("lowest" or "highest")."""
+
+    figure: str
+    min: float | None = None
+    max: float | None = None
+    goal: Literal["lowest", "highest"] | None = None
+
+    @property
+    def text(self) -> str:
+        """The target in words: "0.02 or less", "25 to 45", "as low as possible"."""
+        if self.goal is not None:
+            return f"as {'low' if self.goal == 'lowest' else 'high'} as possible"
+        lo, hi = (_num(x) for x in (self.min, self.max))
+        if self.min is not None and self.max is not None:
+            return f"{lo} to {hi}"
+        return f"{lo} or more" if self.min is not None else f"{hi} or less"
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else (f"{int(x)}" if float(x).is_integer() else f"{x:g}")
+
+
+@dataclass(frozen=True)
+class Tunable:
+    """Something `unodsl tune` may change, from `lo` to `hi`: a number option ("option"),
+    a switch ("switch", 0 off and 1 on), or the copies of a card kind in its deck group
+    ("count"). `name` is how it is written under `design: vary:` (`hand_size`,
+    `count.KIND`); `target` the option or card kind it changes."""
+
+    name: str
+    kind: Literal["option", "switch", "count"]
+    target: str
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True)
 class Variant:
     """A checked, compiled variant: everything the engine needs, nothing else."""
 
@@ -172,7 +211,10 @@ class Variant:
     teams: Teams = None
     # The designer's targets (`design:`), by figure: (fewest, most). Read by the balance
     # lab (tools/analyze/), never by a game.
-    design: Mapping[str, tuple[int, int]] = field(default_factory=dict, compare=False)
+    design: Mapping[str, tuple[float, float]] = field(default_factory=dict, compare=False)
+    # Bounds and goals on the lab's figures, and what `unodsl tune` may change (variant/design.py).
+    targets: tuple[Target, ...] = field(default=(), compare=False)
+    vary: tuple[Tunable, ...] = field(default=(), compare=False)
     # Where each condition stands in the file, and its text (for runtime errors).
     where: Mapping[Any, tuple[Pos, str]] = field(default_factory=dict, compare=False, repr=False)
     # Derived tables the engine builds once per variant (the card table, …).

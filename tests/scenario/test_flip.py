@@ -615,12 +615,23 @@ def test_com_02_flip_guilty_wild_draw_two_back_to_three_cards_cannot_be_caught()
     assert hand(g, 1) == ["blue 1", "blue 2", "wild"]
 
 
+# The variants whose caught player takes another penalty than Classic's 2 cards, and the text that
+# stands for `draw(p, 2)` in their catch rule (everything else stays word for word).
+OTHER_PENALTY = {"attack": "repeat 2 do draw(p, if random(1, 100) <= option.launcher_fire_percent then "
+                           "random(option.launcher_min, option.launcher_max) else 0)"}
+
+
 def test_com_02_catch_window_is_one_definition_in_every_variant() -> None:
-    """COM-2 is the same in every variant: the same three rules, word for word."""
+    """COM-2 is the same in every variant: the same three rules, word for word, but for the
+    penalty of a variant in OTHER_PENALTY (UNO Attack!: two presses of the launcher, AT-18)."""
     com2 = {}
-    for name in ("classic", "duo", "flip", "all_wild", "pocket_pizza"):
+    for name in ("classic", "duo", "flip", "all_wild", "pocket_pizza", "no_mercy", "attack"):
         rules = yaml.safe_load((VARIANTS / f"{name}.yaml").read_text())["rules"]
         com2[name] = [r for r in rules if r.get("name", "").startswith("COM-2")]
+        if name in OTHER_PENALTY:
+            for rule in com2[name]:
+                assert rule["do"].count(OTHER_PENALTY[name]) <= 1
+                rule["do"] = rule["do"].replace(OTHER_PENALTY[name], "draw(p, 2)")
     assert len(com2["classic"]) == 3
     assert all(rules == com2["classic"] for rules in com2.values()), com2
 

@@ -96,7 +96,7 @@ def test_the_cycle_finder_finds_a_planted_circle() -> None:
 
 # Lower layers never import higher ones: the language knows nothing of variants or
 # the engine, the engine nothing of tools, players or the CLI, and so on.
-LAYERS = ["errors", "lang", "model", "engine", "variant", "players", "tools", "cli", "rl"]
+LAYERS = ["errors", "lang", "model", "engine", "variant", "players", "tools", "web", "cli", "rl"]
 ALLOWED = {  # a layer → the layers it may import (besides itself)
     "errors": set(),
     "lang": {"errors"},
@@ -105,7 +105,8 @@ ALLOWED = {  # a layer → the layers it may import (besides itself)
     "variant": {"errors", "lang", "model", "engine"},
     "players": {"errors", "model", "engine", "variant"},
     "tools": {"errors", "lang", "model", "engine", "variant", "players"},
-    "cli": {"errors", "lang", "model", "engine", "variant", "players", "tools"},
+    "web": {"errors", "model", "engine", "variant", "players", "tools"},  # the web table (optional [web])
+    "cli": {"errors", "lang", "model", "engine", "variant", "players", "tools", "web"},
     "rl": {"errors", "model", "engine", "variant"},  # the PettingZoo environment: the engine's public contract
 }
 
@@ -135,6 +136,16 @@ def test_the_rl_environment_imports_only_downwards_and_nothing_imports_it() -> N
     assert graph["unodsl.rl"], "unodsl.rl imports nothing of unodsl"
     assert {_layer(t) for t in graph["unodsl.rl"]} <= ALLOWED["rl"]
     assert not [m for m, ts in graph.items() if "unodsl.rl" in ts]  # an optional extra: no one needs it
+
+
+def test_only_the_serve_command_imports_the_web_table_and_only_server_py_imports_starlette() -> None:
+    graph = import_graph()
+    users = {m for m, ts in graph.items() if any(_layer(t) == "web" for t in ts) and _layer(m) != "web"}
+    assert users == {"unodsl.cli.serve"}
+    for path in (PACKAGE / "web").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if path.name != "server.py":
+            assert "starlette" not in text.replace("Starlette", "") and "import uvicorn" not in text, path.name
 
 
 def test_no_package_circles() -> None:

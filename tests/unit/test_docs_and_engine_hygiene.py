@@ -23,10 +23,25 @@ def test_every_primitive_and_name_is_documented() -> None:
 
 
 def test_engine_names_no_variant_and_no_card_kind() -> None:
-    words = re.compile(r"\b(duo|pocket|pizza|all_wild|allwild|classic|flip_card)\b|draw_two|draw_four|"
-                       r"wild_draw|draw_five|skip_everyone|forced_swap|double_skip|deep_into|draw_color|"
-                       r"\"reverse\"|\"skip\"|\"number\"|crazy|launcher|\"eight\"|\"queen\"", re.IGNORECASE)
+    names = (r"\b(duo|pocket|pizza|all_wild|allwild|classic|flip_card)\b|draw_two|draw_four|"
+             r"wild_draw|draw_five|skip_everyone|forced_swap|double_skip|deep_into|draw_color|crazy|launcher|"
+             # UNO Show 'Em No Mercy and UNO Attack!, and their card kinds
+             r"no.mercy|uno attack|hit_two|hit_fire|all_hit|trade_hands|discard_all|draw_six|draw_ten|"
+             r"roulette|reverse_draw")
+    kinds_as_text = r"|\"reverse\"|\"skip\"|\"number\"|\"eight\"|\"queen\""  # (in HTML, type="number" is HTML's)
+    in_python, in_page = re.compile(names + kinds_as_text, re.IGNORECASE), re.compile(names, re.IGNORECASE)
     hits = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
-            for p in (ROOT / "unodsl").rglob("*.py")
-            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if words.search(line)]
+            for p in (ROOT / "unodsl").rglob("*") if p.suffix in (".py", ".js", ".html", ".css")  # the web page too
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            if (in_python if p.suffix == ".py" else in_page).search(line)]
     assert hits == []
+
+
+def test_one_sanitiser_of_terminal_text() -> None:
+    """Text from a file or a page is escaped for a terminal by errors.shown alone: no module
+    writes its own copy of the escape (`ascii(c)[1:-1]` of the characters that are not printable)."""
+    copies = [f"{p.relative_to(ROOT)}:{i}"
+              for p in (ROOT / "unodsl").rglob("*.py") if p != ROOT / "unodsl" / "errors.py"
+              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+              if re.search(r"\bascii\(\w+\)\[1:-1\]", line)]
+    assert copies == []

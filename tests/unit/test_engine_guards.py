@@ -39,7 +39,8 @@ def test_rules_that_trigger_themselves_stop_at_the_nesting_guard(tmp_path: Path,
 
 
 def test_a_huge_computed_repeat_is_refused(tmp_path: Path) -> None:
-    path = changed(tmp_path, "    deal(7);\n", "    repeat player_count * 100000 do skip();\n    deal(7);\n")
+    path = changed(tmp_path, "    deal(option.hand_size);\n",
+                   "    repeat player_count * 100000 do skip();\n    deal(7);\n")
     with pytest.raises(GameError, match="repeat 300,000 times"):
         play(path)
 
@@ -52,7 +53,7 @@ def test_a_huge_computed_skip_does_not_stall(tmp_path: Path) -> None:
 
 
 def test_rounds_that_never_score_stop_at_the_round_guard(tmp_path: Path) -> None:
-    path = changed(tmp_path, "    deal(7);\n", "    if player_count > 99 then deal(7);\n")
+    path = changed(tmp_path, "    deal(option.hand_size);\n", "    if player_count > 99 then deal(7);\n")
     with pytest.raises(GameError, match="50 rounds and no one reached the target"):
         play(path, max_rounds=50)
 

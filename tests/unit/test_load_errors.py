@@ -58,7 +58,7 @@ def test_expression_syntax_error_is_positioned_inside_the_line(tmp_path: Path) -
 
 
 def test_expression_syntax_error_in_block_scalar(tmp_path: Path) -> None:
-    path = broken(tmp_path, "    deal(7);\n", "    deal(7));\n")
+    path = broken(tmp_path, "    deal(option.hand_size);\n", "    deal(7));\n")
     assert messages(path) == [f"{path}:48:12: error: syntax error: unmatched closing parenthesis ')'"]
 
 
@@ -68,7 +68,7 @@ def test_unknown_primitive(tmp_path: Path) -> None:
 
 
 def test_wrong_arity(tmp_path: Path) -> None:
-    path = broken(tmp_path, "    deal(7);\n", "    deal(7, 8);\n")
+    path = broken(tmp_path, "    deal(option.hand_size);\n", "    deal(7, 8);\n")
     assert messages(path) == [f"{path}:48:5: error: deal() takes at most 1 argument(s), got 2\n"
                               "  hint: usage: deal(count)"]
 

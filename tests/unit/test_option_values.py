@@ -141,7 +141,7 @@ def test_run_names_a_value_in_the_header_and_the_log_replays_with_it(tmp_path: P
     assert result.exit_code == 0, result.output
     assert "options: target=50" in result.output.splitlines()[0]
     header = json.loads(log.read_text().splitlines()[0])
-    assert header["option_values"] == {"target": 50}
+    assert header["option_values"] == {"target": 50, "hand_size": 7}  # every number option, at its value
     assert replay(log).identical
     ends = [json.loads(line) for line in log.read_text().splitlines() if '"game_end"' in line]
     assert len(ends) == 1 and max(ends[0]["scores"]) >= 50

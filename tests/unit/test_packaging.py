@@ -29,3 +29,17 @@ def test_every_installed_variant_header_names_a_schema_inside_the_wheel(tmp_path
             target = posixpath.normpath(posixpath.join(posixpath.dirname(name), match.group(1)))
             assert target in names, f"{name}: its header names {target}, which the wheel does not hold"
             assert z.read(target) == (ROOT / "unodsl" / "variant" / "schemas" / posixpath.basename(target)).read_bytes()
+
+
+def test_the_wheel_ships_the_web_tables_page(tmp_path: Path) -> None:
+    """The page of `unodsl serve` is package data: static/ is in the wheel, byte for byte."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+                   check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("unodsl-*.whl")
+    static = ROOT / "unodsl" / "web" / "static"
+    files = sorted(p.name for p in static.iterdir())
+    assert {"table.html", "table.js", "table.css", "host.html", "host.js"} <= set(files)
+    with zipfile.ZipFile(wheel) as z:
+        for name in files:
+            assert z.read(f"unodsl/web/static/{name}") == (static / name).read_bytes()
+

@@ -73,6 +73,17 @@ def test_every_event_and_name_has_english() -> None:
     ("pending_draw(2, c -> c.kind == \"draw_two\")",
      ["The next player must draw 2 cards unless they answer with a Draw Two, which passes the growing total "
       "on; whoever takes the draw ends their turn."]),
+    ("pending_draw(4, c -> c.kind in [\"draw_two\", \"wild\"])",
+     ["The next player must draw 4 cards unless they answer with a Draw Two or a Wild, which passes the "
+      "growing total on; whoever takes the draw ends their turn."]),
+    ("draw(next, random(1, 8))", ["The next player draws a random number of cards from 1 to 8."]),
+    ("draw(next, if random(1, 100) <= option.odds then random(option.low, 3) else 0)",
+     ["The next player draws a random number of cards from Low (option `low`) to 3 if a random number from 1 "
+      "to 100 is at most Odds (option `odds`), otherwise no cards."]),
+    ("named_color = choose_color(by: next); set_color(named_color)",
+     ["The next player names a colour (“named colour”).", "The colour to play becomes the named colour."]),
+    ("add_score(player, 250 * count(seats, s -> is_out(s)))",
+     ["You score 250 points times the number of players at the table who are out of the round."]),
 ])
 def test_effects_in_english(source: str, want: list[str]) -> None:
     assert English(KINDS).program(source) == want
@@ -135,6 +146,26 @@ def test_the_rulebook_shows_every_part() -> None:
     assert "(`wild_draw_four_challenge`, on)" in text
     assert "If the next player chooses to challenge" in text  # the option's on_play, not the base's
     assert "reaches 500 points; the player with the highest total wins" in text
+
+
+def test_the_end_of_a_game_without_a_target_ties_and_players_out_are_told() -> None:
+    text = render("no_mercy")
+    assert "- The game is one round; the player with the highest total wins." in text
+    assert ("- On a tie, the tied player with the lowest number of cards in their hand wins; if that ties too, they "
+            "share the win.") in text
+    assert "- A player out of the last round never wins the game." in text
+    assert "None" not in text
+    text = render("attack", options={"challenge": True})
+    assert "- The game ends after a round when the number of players is 1; the player with the lowest" in text
+    assert "- Players tied on the best total share the win." in text
+    assert "When a round ends: for each player p in turn order, starting with the round's winner:" in text
+    assert "never wins the game" not in render("attack")  # only the Challenge game puts players out
+
+
+def test_a_draw_capped_by_an_expression_reads_as_a_sentence() -> None:
+    text = render("no_mercy")
+    assert ("draw one card at a time until you draw a card you can play or the draw pile runs out; you draw "
+            "at most 25 minus the number of cards in your hand (counted as you begin).") in text
 
 
 def test_a_card_description_is_shown_beside_the_generated_words() -> None:
@@ -281,7 +312,7 @@ def test_the_rulebook_tells_a_one_round_game_its_tie_break_and_an_expression_dra
     book = markdown(build(str(path)))
     assert "The game is one round; the player with the highest total wins." in book
     assert "On a tie, the tied player with the lowest number of cards in their hand wins" in book
-    assert "If you do not play, draw a random 0 to 6 cards." in book
+    assert "If you do not play, draw a random number of cards from 0 to 6." in book
 
 
 def test_the_rulebook_says_ties_are_shared_and_players_out_never_win() -> None:

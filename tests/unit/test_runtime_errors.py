@@ -83,7 +83,7 @@ def test_a_none_the_checker_cannot_foresee_is_reported_at_its_statement(tmp_path
 
 
 def test_a_failing_setup_is_reported_in_round_one_turn_zero(tmp_path: Path) -> None:
-    path = classic_with(tmp_path, "    deal(7);\n", "    deal(7);\n    skip(1 / (player_count - 3));\n")
+    path = classic_with(tmp_path, "    deal(option.hand_size);\n", "    deal(7);\n    skip(1 / (player_count - 3));\n")
     with pytest.raises(VariantRuntimeError) as info:
         Game(load_variant(path), 3, 0)
     assert (info.value.round, info.value.turn) == (1, 0)

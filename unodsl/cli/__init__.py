@@ -21,8 +21,10 @@ from .replay import replay
 from .rulebook import rulebook
 from .run import run
 from .schema import schema_command
+from .serve import serve
 from .simulate import simulate
 from .sweep import sweep
+from .tune import tune_command
 from .validate import validate
 
 __all__ = ["EXIT_INVALID", "EXIT_OK", "EXIT_USAGE", "main"]
@@ -54,8 +56,9 @@ def main() -> None:
     """
 
 
-for command in (run, play, replay, simulate, sweep, analyze_command, validate, compile_command, schema_command,
-                explain, list_command, options_command, rulebook, lsp):
+for command in (run, play, replay, simulate, sweep, analyze_command, tune_command, validate,
+                compile_command, schema_command,
+                explain, list_command, options_command, rulebook, lsp, serve):
     main.add_command(command)
 
 

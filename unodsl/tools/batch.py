@@ -15,10 +15,10 @@ import itertools
 import math
 import multiprocessing
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..errors import UnoDslError
 from .cluster import Cluster
@@ -31,6 +31,65 @@ class WorkerError(UnoDslError):
     """A worker process could not start or died."""
 
 
+class Executor(Protocol):
+    """Where chunks run besides this process: a dask Cluster (cluster.py) or a Pool."""
+
+    @property
+    def workers(self) -> int: ...
+
+    def map_unordered(self, fn: Callable[..., Any], calls: Iterable[tuple[Any, ...]], in_flight: int,
+                      stop: Callable[[], bool] = ...) -> Iterator[Any]: ...
+
+
+class Pool:
+    """Worker processes kept for many batches (a tuner runs hundreds of short ones, and
+    starting processes for each would cost more than playing). Use it as a context manager;
+    it runs chunks as a Cluster does, so `run_chunks(..., cluster=pool)` plays on it."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = max(1, workers)
+        ctx = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(self._workers, mp_context=ctx, initializer=ignore_interrupts)
+
+    @property
+    def workers(self) -> int:
+        return self._workers
+
+    def map_unordered(self, fn: Callable[..., Any], calls: Iterable[tuple[Any, ...]], in_flight: int,
+                      stop: Callable[[], bool] = lambda: False) -> Iterator[Any]:
+        todo = iter(calls)
+        pending: set[Future[Any]] = set()
+        try:
+            while True:
+                for args in itertools.islice(todo, in_flight - len(pending)):
+                    pending.add(self._pool.submit(fn, *args))
+                if not pending:
+                    return
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+                if stop():
+                    return
+        except BrokenProcessPool as err:
+            raise WorkerError("a worker process could not start or died; worker processes are spawned, so "
+                              "a script that plays must guard its main code with "
+                              "`if __name__ == \"__main__\":` (or use one worker)") from err
+        finally:
+            for future in pending:
+                future.cancel()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if exc[0] is KeyboardInterrupt:
+            stop_workers(self._pool)
+        self.close()
+
+
 def chunks(count: int, workers: int, most: int = 50) -> Iterator[tuple[int, int]]:
     """The (start, stop) ranges a batch of `count` items is cut into: about 20 per worker,
     at most `most` items each."""
@@ -39,7 +98,7 @@ def chunks(count: int, workers: int, most: int = 50) -> Iterator[tuple[int, int]
 
 
 def run_chunks(fn: Chunk[T], job: Any, count: int, merge: Callable[[T], None], *, workers: int = 1,
-               cluster: Cluster | None = None, stop: Callable[[], bool] = lambda: False,
+               cluster: Cluster | Executor | None = None, stop: Callable[[], bool] = lambda: False,
                most: int = 50) -> None:
     """`merge(fn(job, start, stop))` for every chunk of the `count` items, until `stop()`
     turns true: in this process (`workers` 1), in that many spawned processes, or on

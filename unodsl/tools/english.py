@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ..engine.events import EVENTS
 from ..engine.primitives import REGISTRY
 from ..lang import ast
-from ..lang.check import show
+from ..lang.check import option_read, show
 from ..lang.parse import parse
 from .inline import code, lit
 
@@ -157,6 +157,7 @@ NAMES: dict[str, str] = {
     "previous": "the previous player",
     "dealer": "the dealer",
     "players": "the players",
+    "seats": "the players at the table, in or out",
     "opponents": "{poss} opponents",
     "player_count": "the number of players",
     "hand": "{poss} hand",
@@ -209,6 +210,12 @@ EVENT_PHRASES: dict[str, str] = {
     "eliminated": "a player is out of the round",
     "card_revealed": "a card is shown to every player",
     "rule_fired": "a rule fires",
+}
+
+# Who `player` is in a rule on these events (the events' own notes say so).
+EVENT_PLAYERS: dict[str, str] = {
+    "round_start": "the dealer", "round_end": "the round's winner", "game_end": "the game's winner",
+    "shuffled": "the dealer", "card_turned": "the dealer",
 }
 
 FIELDS: dict[str, str] = {
@@ -335,6 +342,8 @@ class English:
                 return humanise(s) if s in self.kinds else f"“{lit(words(s))}”"
             case ast.Name(id=name):
                 return self.name(name)
+            case ast.Attr(name=attr) if option_read(node) is not None:
+                return f"{humanise(attr)} (option `{attr}`)"  # its value is in the rulebook's list of options
             case ast.Attr(obj=obj, name=attr):
                 owner = self.value(obj)
                 if attr == "back":
@@ -455,6 +464,9 @@ class English:
                     return [f"card of {self.value(y)}"]
                 case ast.Binary(op="==", left=x, right=ast.Literal(value=str() as k)) if mine(x, "kind"):
                     return [humanise(k)]
+                case ast.Binary(op="in", left=x, right=ast.ListExpr(items=ks)) if mine(x, "kind") and all(
+                        isinstance(k, ast.Literal) and isinstance(k.value, str) for k in ks):
+                    return [humanise(str(k.value)) for k in ks if isinstance(k, ast.Literal)]
                 case ast.Binary(op="==", left=x, right=ast.Attr(obj=o, name="symbol")) if mine(x, "symbol"):
                     return [f"card with the same number or symbol as {self.value(o)}"]
             return None
@@ -538,7 +550,7 @@ class English:
         return f"For each {var} of {self.value(items)}"
 
     def assign(self, var: str, value: ast.Node) -> list[Part]:
-        label = words(var)
+        label = " ".join("colour" if w == "color" else w for w in words(var).split())  # `named_color`
         bool_like = isinstance(value, ast.Binary | ast.Unary) or (
             isinstance(value, ast.Call) and value.func in REGISTRY.primitives
             and REGISTRY.primitives[value.func].returns == "bool")
@@ -602,7 +614,7 @@ def says(template: tuple[str, str]) -> Phrase:
 
 
 def _players(e: English, node: ast.Node) -> bool:
-    return (isinstance(node, ast.Name) and node.id in ("players", "opponents")) or (
+    return (isinstance(node, ast.Name) and node.id in ("players", "opponents", "seats")) or (
         isinstance(node, ast.Call) and node.func in ("others", "opponents_of"))
 
 
@@ -656,6 +668,16 @@ def count_(e: English, a: Args) -> Said:
     if "test" not in a.given or test is None or isinstance(test, ast.Literal):
         noun = "players" if _players(e, items) else "cards"
         return Said(noun=f"the number of {noun} in {_zone(e, items)}")
+    if _players(e, items) and isinstance(test, ast.Lambda):  # `count(seats, s -> is_out(s))`
+        saved = e.vars.get(test.param)
+        e.vars[test.param] = "who"
+        try:
+            said = e.cond(test.body)[0]
+        finally:
+            e._restore(test.param, saved)
+        who = Clause("who", said.verb, many=True).text() if said.subject == "who" else f"such that {said.text()}"
+        group = "players at the table" if isinstance(items, ast.Name) and items.id == "seats" else e.value(items)
+        return Said(noun=f"the number of {group.removeprefix('the ')} {who}")
     return Said(noun=f"the number of {join([plural(n) for n in e.card_nouns(test)], 'or')} in {_zone(e, items)}")
 
 
@@ -713,11 +735,21 @@ def playable_(e: English, a: Args) -> Said:
     return Said(clause=Clause(card, f"may be played by {by}"), negative=Clause(card, f"may not be played by {by}"))
 
 
+def amount(e: English, node: ast.Node) -> str:
+    """A number of cards: "2 cards", "a random number of cards from 1 to 8", "no cards"."""
+    n = _int(node)
+    if n is not None:
+        return "no cards" if n == 0 else cards(n)
+    if isinstance(node, ast.Call) and node.func == "random" and len(node.args) == 2:
+        return f"a random number of cards from {e.value(node.args[0])} to {e.value(node.args[1])}"
+    if isinstance(node, ast.If) and node.orelse is not None:
+        return f"{amount(e, node.then)} if {e.cond(node.cond)[0].text()}, otherwise {amount(e, node.orelse)}"
+    return f"{e.value(node)} cards"
+
+
 @phrase
 def draw_(e: English, a: Args) -> Said:
-    n = _int(a["count"])
-    count = cards(n) if n is not None else f"{e.value(a['count'])} cards"
-    return Said(clause=Clause(e.value(a["who"]), f"draw{{s}} {count}"))
+    return Said(clause=Clause(e.value(a["who"]), f"draw{{s}} {amount(e, a['count'])}"))
 
 
 @phrase
@@ -853,7 +885,11 @@ def eliminate_(e: English, a: Args) -> Said:
 
 @phrase
 def add_score_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.value(a["who"]), f"score{{s}} {e.value(a['points'])} points"))
+    points = a["points"]
+    n = _int(points.left) if isinstance(points, ast.Binary) and points.op == "*" else None
+    said = f"{n} points times {e.value(points.right)}" if isinstance(points, ast.Binary) and n is not None \
+        else f"{e.value(points)} points"
+    return Said(clause=Clause(e.value(a["who"]), f"score{{s}} {said}"))
 
 
 @phrase
@@ -877,7 +913,8 @@ def cut_(e: English, a: Args) -> Said:
 @phrase
 def random_(e: English, a: Args) -> Said:
     low, high = e.value(a["low"]), e.value(a["high"])
-    return Said(noun=f"a random {low} to {high}", act=Clause("", f"draw a random number from {low} to {high}"))
+    number = f"a random number from {low} to {high}"
+    return Said(noun=number, act=Clause("", f"draw {number}"))
 
 
 @phrase

@@ -26,7 +26,7 @@ from ..model import Face, Option, Variant
 from ..variant.load import load_variant
 from ..variant.options import Chosen, apply_patches, choose, declare
 from ..variant.resolve import load_tree, shipped_dir
-from .english import English, event_phrase, field_phrases, humanise
+from .english import EVENT_PLAYERS, English, amount, event_phrase, field_phrases, humanise
 from .inline import code, html_inline, lit, markdown_inline, one_line, unmarked
 
 # -- the document --------------------------------------------------------------
@@ -85,6 +85,11 @@ def _setting(o: Option) -> str:
 class _Book:
     v: Variant
     d: dict[str, Any]
+
+    @property
+    def eliminates(self) -> bool:
+        """Whether a player can be put out (options not switched on do not count)."""
+        return "eliminate(" in str({k: v for k, v in self.d.items() if k != "options"})
 
     def english(self, player: str = "you", card: str = "this card", fields: Mapping[str, str] | None = None
                 ) -> English:
@@ -186,11 +191,11 @@ class _Book:
         d, raw = t.draw, turn.get("draw", {})
         if d.until_playable:
             cap = ("" if d.max is None else f", at most {cards(d.max)}" if isinstance(d.max, int)
-                   else f", at most {e.value_of(raw['max'])} cards")
+                   else f"; you draw at most {e.value_of(raw['max'])} (counted as you begin)")
             draw = f"draw one card at a time until you draw a card you can play or the draw pile runs out{cap}"
         else:
             draw = f"draw {cards(d.count)}" if isinstance(d.count, int) else \
-                f"draw {e.value_of(raw['count'])} cards"
+                f"draw {amount(e, parse(str(raw['count'])))}"
         lines.append(f"If you do not play, {draw}.")
         if d.allowed_if is not None and turn.get("draw", {}).get("allowed_if"):
             lines.append(f"You may draw only if {e.condition(turn['draw']['allowed_if'])}; "
@@ -231,7 +236,8 @@ class _Book:
             return []
         out: list[Block] = [Heading(2, "Rules")]
         for i, rule in enumerate(raw):
-            e = self.english(player="the player", card="the card", fields=field_phrases(rule["on"]))
+            e = self.english(player=EVENT_PLAYERS.get(rule["on"], "the player"), card="the card",
+                             fields=field_phrases(rule["on"]))
             when = f"When {event_phrase(rule['on'])}"
             if rule.get("if"):
                 when += f", if {e.condition(rule['if'])}"
@@ -253,7 +259,7 @@ class _Book:
                          if s.round == "winner_scores_others" else
                          "Every player scores the points of the cards left in their own hand; the player who went "
                          "out scores 0.")
-        if "eliminate(" in str(self.d):
+        if self.eliminates:
             lines.insert(1, f"A round also ends when one {'team' if self.v.teams is not None else 'player'} is "
                          "left in it (the others are out): they win the round.")
         lines.append("Card points are in the table under What you need.")
@@ -261,12 +267,13 @@ class _Book:
         who = "team" if self.v.teams is not None else "player"
         raw = self.d.get("scoring", {})
         over, tie = raw.get("game_over"), raw.get("tie_break")
-        when = self.english(player="its winner").condition(over) if isinstance(over, str) else None
-        if s.target is None:
-            end = "The game is one round" if over.strip() == "true" else f"The game ends after a round when {when}"
+        if isinstance(over, str) and over.strip() == "true":
+            end = "The game is one round"
         else:
-            also = f", or after a round when {when}" if when else ""
-            end = f"The game ends after the round in which a {who} reaches {s.target} points{also}"
+            when = f"a round when {self.english(player='its winner').condition(over)}" if isinstance(over, str) \
+                else None
+            reach = None if s.target is None else f"the round in which a {who} reaches {s.target} points"
+            end = "The game ends after " + ", or after ".join(x for x in (reach, when) if x)
         lines.append(f"{end}; the {who} with the {best} total wins.")
         if isinstance(tie, str):
             node, most = parse(tie), "highest"
@@ -277,7 +284,7 @@ class _Book:
                          "the win.")
         else:
             lines.append(f"{who.capitalize()}s tied on the best total share the win.")
-        if "eliminate(" in str(self.d):
+        if self.eliminates:  # options not switched on do not count
             lines.append(f"A {who} out of the last round never wins the game.")
         return [Heading(2, "Scoring and the end of the game"), Items(tuple(lines))]
 

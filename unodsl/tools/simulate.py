@@ -26,7 +26,7 @@ import hashlib
 import math
 import os
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -235,6 +235,7 @@ class Setup:
     fixed_seats: bool = False             # keep every agent in its seat instead of turning the table
     max_failures: int | None = None       # stop the run once this many games have failed
     agent_seed: int | None = None         # the agents' master seed (None: each game's agents use its seed)
+    allow: tuple[str, ...] = ()           # folders its `extends:` may reach besides its own (tune's candidates)
 
     @property
     def table(self) -> tuple[str, ...]:
@@ -242,13 +243,18 @@ class Setup:
         return table(self.agents, self.players, fixed_seats=self.fixed_seats)
 
 
-_LOADED: dict[tuple[str, tuple[tuple[str, bool | int], ...]], Variant] = {}
+_LOADED: OrderedDict[tuple[str, tuple[tuple[str, bool | int], ...]], Variant] = OrderedDict()
+LOADED_KEPT = 8  # variants kept loaded in a process (a tuner plays many, one after another)
 
 
 def _variant(setup: Setup) -> Variant:
     key = (setup.variant, setup.options)
-    if key not in _LOADED:
-        _LOADED[key] = load_variant(setup.variant, dict(setup.options))
+    if key in _LOADED:
+        _LOADED.move_to_end(key)
+    else:
+        _LOADED[key] = load_variant(setup.variant, dict(setup.options), allow=setup.allow)
+        while len(_LOADED) > LOADED_KEPT:
+            _LOADED.popitem(last=False)
     return _LOADED[key]
 
 

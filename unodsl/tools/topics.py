@@ -217,11 +217,11 @@ optional `ranks:` (one number, `1-9`, or a list) and either `per_color:` (copies
 in each colour; `colors:` may narrow them) or `count:` (colourless copies).
 
 ```yaml part
-players: {min: 2, max: 3}     # checked: 3 hands of 7 and a first card fit in 26 cards
+players: {min: 2, max: 3}     # checked: 3 hands of up to 10 (option hand_size) and a first card fit
 colors: [red, blue]
-deck_size: 26
+deck_size: 44
 deck:
-  - {kind: number, ranks: 1-9, per_color: 1}
+  - {kind: number, ranks: 1-9, per_color: 2}
   - {kind: [skip, reverse], per_color: 1}
   - {kind: wild, count: 4}
 ```
@@ -425,6 +425,16 @@ rules:
     on: eliminated
     if: is_out(dealer)
     do: draw(next, 1)
+```
+
+`seats` is every player at the table, in or out, so a rule can count those who
+are out: here the round's winner scores 250 points for each player knocked out.
+
+```yaml part
+rules:
+  - name: 250 points for each player knocked out
+    on: round_end
+    do: add_score(player, 250 * count(seats, s -> is_out(s)))
 ```"""
 
 _RULES = """\
@@ -519,16 +529,33 @@ The shipped house rules are overlays in `variants/house/`, run by name
 
 _DESIGN = """\
 `design:` holds the designer's targets. No game reads them; the balance lab
-(`unodsl analyze`, docs/analyze.md) does. `turns_per_round` is the ideal length
-of a round in turns and `rounds_per_game` of a game in rounds, each as `[fewest,
-most]`: the lab scores every round (or game) 1 inside the range and less the
-further outside it is (Ludii's IdealDuration), and counts the rounds inside it.
-A range whose first number is the larger is an error at its position.
+(`unodsl analyze`, docs/analyze.md) reports against them and the tuner (`unodsl
+tune`, docs/tune.md) searches for values that meet them. Every key but `vary`
+names a figure of the lab (its `--json` name) and gives a target: `[lo, hi]`,
+`{min: …}`, `{max: …}` (or both), `{goal: lowest}` or `{goal: highest}`, or
+targets on its sub-figures by name: `turns_per_round: {median: [25, 45]}` is a
+target on `turns_per_round.median`, `card_power: {spread: {max: 0.15}}` on
+`card_power.spread`. A share is a fraction (0.02 is 2 points). A two-sided bound
+on `turns_per_round` or `rounds_per_game` is also the ideal range the lab scores
+each round (or game) against (Ludii's IdealDuration).
+
+`vary:` says what `unodsl tune` may change, each with `[lo, hi]` or `true` (its
+whole declared range): a number option, a switch (`true`: off and on),
+`count.KIND` (the copies of a card kind in its one deck group: per colour in a
+`per_color` group, else its `count`), or `deal` (the number option that
+`round.setup` deals: `deal(option.hand_size)`). Nothing else changes. A figure
+the lab does not compute, a range that runs backwards, a goal with a bound, a
+`vary:` entry the file does not declare, or an empty `vary:` is an error at its
+position.
 
 ```yaml part
 design:
   turns_per_round: [20, 60]
-  rounds_per_game: [3, 8]
+  first_seat_advantage: {max: 0.02}
+  longest_wait: {p95: {max: 6}}
+  vary:
+    target: [300, 700]
+    draw_until_playable: true
 ```"""
 
 TOPICS: dict[str, Topic] = {

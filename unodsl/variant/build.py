@@ -15,6 +15,7 @@ from ..engine.events import EVENTS, rule_env
 from ..errors import Diagnostic, did_you_mean
 from ..lang.compile import reads_only_faces
 from ..model import CardKind, DrawRule, Face, Rule, Scoring, Side, Teams, TurnRules, Variant
+from .design import Design
 from .expressions import Expressions, parse_once
 from .lint import self_applications
 from .source import Key
@@ -82,19 +83,17 @@ class VariantBuilder:
             rules=tuple(self.rule(i, r) for i, r in enumerate(d.get("rules", []))),
             options=(),
             teams=self.teams(d.get("teams"), players["min"], players["max"]),
-            design=self.design(d.get("design") or {}),
+            **self.designed(d.get("design") or {}, players["max"]),
             where=x.where,
         )
 
-    def design(self, raw: Mapping[str, list[int]]) -> dict[str, tuple[int, int]]:
-        """The designer's ranges (`design:`), each checked to run upwards."""
-        out: dict[str, tuple[int, int]] = {}
-        for name, (lo, hi) in raw.items():
-            if lo > hi:
-                self.exprs.error(("design", name, 0), f"design: {name} runs from {lo} down to {hi}; the first "
-                                 "number is the fewest, the second the most", f"write [{hi}, {lo}]")
-            out[name] = (lo, hi)
-        return out
+    def design(self, raw: Mapping[str, Any], max_players: int) -> Design:
+        """The designer's targets and what may vary (`design:`, variant/design.py)."""
+        return Design(self.exprs, self.data, max_players).read(raw)
+
+    def designed(self, raw: Mapping[str, Any], max_players: int) -> dict[str, Any]:
+        found = self.design(raw, max_players)
+        return {"design": found.ideal, "targets": tuple(found.targets), "vary": tuple(found.vary)}
 
     def scoring(self, raw: dict[str, Any]) -> Scoring:
         """Round scoring and the end of the game: a target, a `game_over` condition, or both."""

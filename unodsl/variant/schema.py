@@ -309,6 +309,16 @@ def _one_of(err: ValidationError, src: Source, path: tuple[Any, ...]) -> Diagnos
     alternatives = err.validator_value if isinstance(err.validator_value, list) else []
     if isinstance(err.instance, dict) and {"$ref": "#/$defs/option_value"} in alternatives:
         return Diagnostic(pos, f"{where} should be a number or {{option: NAME}} (a number option's value)")
+    if path and path[0] == "design":
+        if len(path) > 2 and path[1] == "vary":
+            return Diagnostic(pos, f"{where} should be [lo, hi] (whole numbers) or true (its whole range); "
+                              f"got {_short(inst)}", "for example count.KIND: [0, 4]")
+        if isinstance(inst, dict) and inst:
+            fitting = [e for e in err.context if e.validator not in ("type", "minItems", "maxItems")]
+            if fitting:
+                return _describe(best_match(fitting), src)
+        return Diagnostic(pos, f"{where} should be a target: [lo, hi], {{min: …}}, {{max: …}} or "
+                          f"{{goal: lowest}}; got {_short(inst)}", "for example first_seat_advantage: {max: 0.02}")
     if isinstance(err.instance, dict) and {"per_color", "count"} <= set(err.instance):
         return Diagnostic(pos, f"{where}: give either per_color or count, not both")
     if isinstance(err.instance, dict) and not {"per_color", "count"} & set(err.instance):

@@ -69,6 +69,13 @@ def opponents(g: Game, e: Env) -> list[int]:
     return [(p + i * d) % n for i in range(1, n)]
 
 
+@name("players", items="range(g.n)")
+def seats(g: Game, e: Env) -> list[int]:
+    """Every player at the table, in or out, in seat order from seat 0
+    (`count(seats, s -> is_out(s))`: how many are out)."""
+    return list(range(g.n))
+
+
 @name("int", inline="(g.n - len(g.out))")
 def player_count(g: Game, e: Env) -> int:
     """How many players are in the round (all seats, less those out)."""

@@ -26,7 +26,7 @@ DOMINANT = 0.05  # playing a kind at once wins at least this much more often (th
 USELESS = 0.02   # avoiding or rushing a kind changes the win rate by less than this (both whole intervals)
 
 
-def ideal_score(value: int, lo: int, hi: int) -> float:
+def ideal_score(value: int, lo: float, hi: float) -> float:
     """Ludii's IdealDuration score of one round or game: 1 inside [lo, hi], value/lo below
     it, and 1 − (value − hi)/hi above it (0 from twice hi)."""
     if value < lo:
@@ -36,7 +36,7 @@ def ideal_score(value: int, lo: int, hi: int) -> float:
     return 1.0
 
 
-def _ideal_hist(hist: Mapping[int, int], lo: int, hi: int) -> Counter[int]:
+def _ideal_hist(hist: Mapping[int, int], lo: float, hi: float) -> Counter[int]:
     out: Counter[int] = Counter()
     for v, c in hist.items():
         out[round(ideal_score(v, lo, hi) * MICRO)] += c

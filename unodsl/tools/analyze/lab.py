@@ -23,7 +23,7 @@ from typing import Any
 
 from ...errors import UnoDslError
 from ...model import Variant
-from ..batch import run_chunks
+from ..batch import Executor, run_chunks
 from ..cluster import Cluster
 from ..simulate import Setup, Tally, batch_variant, check_agents, table_size
 from .coverage import deck_kinds, possible_decisions
@@ -229,7 +229,7 @@ def _ladder(runner: Runner, setup: Setup, variant: Variant, n: int, budget: Budg
 class Runner:
     """Runs one pass's batch with its progress bar."""
 
-    def __init__(self, workers: int, cluster: Cluster | None, progress: Progress | None) -> None:
+    def __init__(self, workers: int, cluster: Cluster | Executor | None, progress: Progress | None) -> None:
         if cluster is not None:
             workers = cluster.workers
         elif workers == 0:

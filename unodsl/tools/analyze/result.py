@@ -37,7 +37,7 @@ class Analysis:
     agents: tuple[str, ...]
     seed: int
     rounds: int
-    design: Mapping[str, tuple[int, int]]
+    design: Mapping[str, tuple[float, float]]
     teams: bool
     kinds: tuple[str, ...]
     decisions: list[str]

@@ -1,0 +1,17 @@
+"""The tuner (`unodsl tune`): search what a variant's `design: vary:` declares for values
+that meet the targets of its `design:` section, measured by the balance lab.
+
+    from unodsl.tools.tune import Effort, tune
+    t = tune("planted.yaml", trials=20, seed=1, effort=Effort(step=100, most=400), output=Path("tuned.yaml"))
+    t.winner.values, t.winner.result["judged"], t.front, t.check
+
+Modules, one job each: space.py (what may change; a candidate as an overlay file),
+evaluate.py (a candidate played until its targets are settled), search.py (Optuna's
+ask-and-tell loop, its storage, the winner and the front), page.py (the HTML report).
+"""
+
+from .evaluate import Effort
+from .search import Trial, Tuned, tune
+from .space import TuneError
+
+__all__ = ["Effort", "Trial", "TuneError", "Tuned", "tune"]
