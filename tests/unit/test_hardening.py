@@ -25,7 +25,7 @@ MEGABYTES = 200
 
 
 def bounded(path: Path, seconds: int = 5) -> list[Diagnostic]:
-    """validate_file under a generous deadline, its peak memory checked."""
+    """validate_file within `seconds` of CPU time (a hang stopped by a wall-clock deadline), its peak memory checked."""
     tracemalloc.start()
     try:
         with deadline(seconds * 3):  # tracemalloc slows Python down; the clock check is below
@@ -34,10 +34,12 @@ def bounded(path: Path, seconds: int = 5) -> list[Diagnostic]:
     finally:
         tracemalloc.stop()
     assert peak < MEGABYTES * 1_000_000, f"{peak:,} bytes"
-    start = time.perf_counter()
-    with deadline(seconds):
+    # The bound is on the CPU time this process spends (a machine shared with other work
+    # stretches the wall clock, not that); the wall-clock deadline only catches a hang.
+    start = time.process_time()
+    with deadline(seconds * 4):
         assert validate_file(path) == diags
-    assert time.perf_counter() - start < seconds
+    assert time.process_time() - start < seconds
     return diags
 
 
