@@ -19,6 +19,7 @@ from tests.helpers import classic_with
 from tests.property.test_backends import decided
 from unodsl import load_variant
 from unodsl.cli import main
+from unodsl.engine.state import STEADY
 from unodsl.errors import VariantRuntimeError
 from unodsl.lang.emit import EmitError, literal
 from unodsl.lang.signature import CARD_ATTRS
@@ -36,7 +37,8 @@ FIXED = {
 }
 # (i<n>_…: the locals of a flow step's body, put in place of a call by engine/inliner.py)
 MADE = re.compile(r"^(o\d+_\w*|E_\w+|l_\w+|i\d+_\w+|t\d+|fn\d+|k\d+|items\d+|times\d+"
-                  r"|(cond|run|resume|loop|lam|fire)_\d+(_lines)?)$")
+                  r"|(cond|run|resume|loop|lam|fire)_\d+(_lines)?"
+                  r"|G_(" + "|".join(STEADY) + "))$")  # (a steady field of the game, read once: envvars.steadied)
 
 HOSTILE_EFFECT = (
     "__import__ = 1; e = __import__ + 1; g = e; __builtins__ = \"'); import os; ('\\\\{0}}\"; "

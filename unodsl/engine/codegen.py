@@ -15,6 +15,7 @@ place in the variant file it comes from.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import linecache
 import re
@@ -28,10 +29,10 @@ from ..lang.emit import ExprEmitter, Namespace, literal
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..model import Face, Rule, Side, Variant
 from .actions import Decision
-from .envvars import UNSET, localised
+from .envvars import UNSET, localised, steadied
 from .frames import Ask, For, Repeat, While
 from .inliner import NOT_NONE, Facts, inline, inline_call
-from .machine import ASK, PAUSED, WHILE_GUARD, Machine
+from .machine import ASK, PAUSED, WHILE_GUARD, Machine, decision
 
 _CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a variant loaded again reuses its code
 
@@ -274,20 +275,25 @@ class _Module:
                  f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
                  "    return False"]
         text = "\n".join(lines)
-        self.defs.append(localised(text) if step[0] == LOOP else text)  # (the flow's loops: hot)
+        self.defs.append(localised(steadied(text)) if step[0] == LOOP else text)  # (the flow's loops: hot)
 
     def choose(self, step: Any, pause: list[str], ind: str) -> list[str]:
         """A CHOOSE step: as Machine.perform's, the rules queued so far first."""
         var = literal(step[1])
         pre: list[str] = []
         text = self.expr(step[2], pre, ind, choose=True)
-        lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
+        own = step[2] not in self.origins  # the flow's own choice: g.ask in place
+        split = _split_choice(text, self.ns.add(decision, "decision")) if own and text else None
+        if split is None:
+            lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
+        else:  # `X if C else decision(…)`: X is taken without asking, the decision asked
+            test, taken, made = split
+            lines = [*pre, f"{ind}if {test}:", f"{ind}    asked = {taken}", f"{ind}else:", f"{ind}    asked = {made}"]
         if self.has_rules:
             lines += [f"{ind}    if g._queue and g.drain():",
                       f"{ind}        g._paused.append(Ask({var}, asked, e))",
                       *("    " + line for line in pause)]
         asking = f"asked = g.ask(asked, {var}, e)"
-        own = step[2] not in self.origins  # the flow's own choice: g.ask in place
         body = inline_call(Machine, asking, self.facts) if own else None
         if body is None:
             lines.append(f"{ind}    {asking}")
@@ -318,6 +324,19 @@ class _Module:
         lines, value, paused = body.render(self.ns, f"i{self.inlined}_", ind)
         pre += lines
         return value, paused
+
+
+def _split_choice(text: str, made: str) -> tuple[str, str, str] | None:
+    """A flow chooser's value `X if C else made(…)` as (C, X, made(…)): the flow's steps
+    give an answer (never a Decision) or a decision they make (flow.turn_choice)."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(node, ast.IfExp) and isinstance(node.orelse, ast.Call)
+            and isinstance(node.orelse.func, ast.Name) and node.orelse.func.id == made):
+        return None
+    return ast.unparse(node.test), ast.unparse(node.body), ast.unparse(node.orelse)
 
 
 def facts(variant: Variant) -> Facts:

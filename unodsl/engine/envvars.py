@@ -9,6 +9,10 @@ called rather than put in place reads it) and before the runner returns. After a
 statement that handed it on and goes on, the locals are loaded again (the callee may
 have bound a variable). So the env holds, whenever anyone can look, what the program
 wrote. A runner where `e` is handed on inside a test (`if step(g, e):`) is left as it is.
+
+`steadied` does the same for the game's steady fields (state.STEADY: the zones, the
+hands, the table's size), which are bound when a game is made and only changed in
+place: each `g.hands` is the local `G_hands`, read once when the runner starts.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import ast
 import io
 import re
 import tokenize
+
+from .state import STEADY
 
 UNSET = "E_UNSET"  # the namespace's name for "not in the env (yet)"
 _KEY = re.compile(r"[A-Za-z_]\w*")
@@ -65,6 +71,43 @@ def localised(text: str) -> str:
         if number in handed and not _leaves(lines, number, handed):
             out += _load(keys, ind)
     return "\n".join(out)
+
+
+def steadied(text: str) -> str:
+    """`text` (one `def` of a generated module, its body in a `try:`) with each read of a
+    steady field of the game (`g.hands`) as a local read once before the `try:`; a field
+    the text assigns (`g.n = …`) is left as it is."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    reads: list[tuple[int, int, int, str]] = []  # (line, start col, end col, field)
+    assigned: set[str] = set()
+    for i, tok in enumerate(tokens[:-3]):
+        if tok.type != tokenize.NAME or tok.string != "g" or (i and tokens[i - 1].string == "."):
+            continue
+        dot, name, after = tokens[i + 1:i + 4]
+        if dot.string != "." or name.string not in STEADY:
+            continue
+        if after.type == tokenize.OP and after.string.endswith("=") and after.string not in ("==", "<=", ">=", "!="):
+            assigned.add(name.string)
+        reads.append((tok.start[0], tok.start[1], name.end[1], name.string))
+    fields = sorted({f for *_, f in reads} - assigned)
+    if not fields:
+        return text
+    lines = text.split("\n")
+    for number, start, end, field in sorted(reads, reverse=True):
+        if field in fields:
+            line = lines[number - 1]
+            lines[number - 1] = f"{line[:start]}G_{field}{line[end:]}"
+    for at, line in enumerate(lines):
+        if line.strip() == "try:":
+            ind = line[:len(line) - len(line.lstrip())]
+            lines[at:at] = [f"{ind}G_{f} = g.{f}" for f in fields]
+            break
+    else:
+        return text
+    return "\n".join(lines)
 
 
 def _key(after: list[tokenize.TokenInfo]) -> str | None:

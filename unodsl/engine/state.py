@@ -62,6 +62,11 @@ FIELDS: dict[str, Kind] = {
     "_rng": "special", "_watch": "special",
 }
 
+# Fields bound once when a game is made (or loaded) and only changed in place after: a
+# generated loop may read each into a local once (envvars.steadied). A test holds the
+# engine to never assigning them anywhere else.
+STEADY = ("hands", "draw_pile", "discard_pile", "aside", "n", "_memo")
+
 START = frozenset(k for k, kind in FIELDS.items() if kind in ("start", "derived"))
 DERIVED = frozenset(k for k, kind in FIELDS.items() if kind == "derived")
 ZONES = tuple(k for k, kind in FIELDS.items() if kind == "zone")
