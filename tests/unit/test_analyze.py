@@ -4,6 +4,7 @@ clear errors, and output that fits."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -14,9 +15,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from unodsl import Game, load_variant, make_agents
 from unodsl.cli import main
+from unodsl.cli.analyze import _named
 from unodsl.engine.actions import DRAW, Decision, Play
 from unodsl.errors import UnoDslError
 from unodsl.tools.analyze import Analysis, AnalyzeError, Budget, analyze, figures, report
@@ -383,3 +386,16 @@ def test_games_that_every_team_wins_together_are_ties() -> None:
     f = figures(lab("nobody_scores", 10, games=8))
     assert f["tie_rate"].value == 1 and f["completion"].value == 1
     assert figures(lab("classic", 60, power=10, games=3))["tie_rate"].value == 0
+
+
+
+def test_a_figure_name_too_long_for_its_column_gets_a_line_of_its_own() -> None:
+    # (No Mercy's kinds make names such as card_rush.wild_reverse_draw_four, in --compare)
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    for name in ("card_rush.wild_reverse_draw_four", "card_power.\x1b[2Jx"):
+        console.print(_named(name, "30.0%".rjust(9)), no_wrap=True, overflow="ignore", crop=False)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "card_rush.wild_reverse_draw_four"
+    assert lines[1] == " " * 30 + "    30.0%"
+    assert lines[2].startswith("card_power.\\x1b[2Jx") and "\x1b" not in out.getvalue()

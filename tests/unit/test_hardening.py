@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from tests.helpers import deadline
 from unodsl.cli import main
 from unodsl.errors import Diagnostic, GameError, VariantError
+from unodsl.variant.expressions import MAX_TOKENS
 from unodsl.variant.load import load_variant, validate_file
 
 MINI = (Path(__file__).resolve().parents[1] / "bad_variants" / "bases" / "mini.yaml").read_text()
@@ -28,7 +29,7 @@ def bounded(path: Path, seconds: int = 5) -> list[Diagnostic]:
     """validate_file within `seconds` of CPU time (a hang stopped by a wall-clock deadline), its peak memory checked."""
     tracemalloc.start()
     try:
-        with deadline(seconds * 3):  # tracemalloc slows Python down; the clock check is below
+        with deadline(seconds * 12):  # (a hang: tracemalloc and a busy machine slow it down; the CPU check is below)
             diags = validate_file(path)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -37,7 +38,7 @@ def bounded(path: Path, seconds: int = 5) -> list[Diagnostic]:
     # The bound is on the CPU time this process spends (a machine shared with other work
     # stretches the wall clock, not that); the wall-clock deadline only catches a hang.
     start = time.process_time()
-    with deadline(seconds * 4):
+    with deadline(seconds * 6):
         assert validate_file(path) == diags
     assert time.process_time() - start < seconds
     return diags
@@ -109,21 +110,33 @@ def test_an_aliased_expression_is_parsed_once(tmp_path: Path, monkeypatch: pytes
     assert calls.count(expr) == 1
 
 
-@pytest.mark.parametrize("kb", [250, 500, 1000])
-def test_files_up_to_a_megabyte_validate_in_linear_time(tmp_path: Path, kb: int) -> None:
-    rule = ("  - name: rule number {i}\n    on: hand_changed\n    if: size == {i} and count(hand) > 1\n"
-            "    do: if not ask(player, \"call_uno\") then draw(player, 2) else skip()\n")
-    n = kb * 1000 // 160
-    text = MINI + "".join(rule.format(i=i) for i in range(n))
-    while len(text.encode()) > 1_000_000:
-        n -= 200
-        text = MINI + "".join(rule.format(i=i) for i in range(n))
-    start = time.perf_counter()
+RULE = ("  - name: rule number {i}\n    on: hand_changed\n    if: size == {i} and count(hand) > 1\n"
+        "    do: if not ask(player, \"call_uno\") then draw(player, 2) else skip()\n")
+
+
+@pytest.mark.parametrize("kb", [125, 250])
+def test_files_of_rules_validate_in_linear_time(tmp_path: Path, kb: int) -> None:
+    text = MINI + "".join(RULE.format(i=i) for i in range(kb * 1000 // 160))
+    start = time.process_time()
     with deadline(60):
         diags = validate_file(write(tmp_path, text))
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert diags == []
-    assert elapsed < 60 * kb / 1000  # generous: about 10 s/MB measured on a loaded 2-core machine
+    assert elapsed < 40 * kb / 1000  # generous (a hang or a quadratic pass): the figures are bench_size.py's
+
+
+def test_a_megabyte_of_rules_is_refused_at_the_limit_of_words_not_after_minutes(tmp_path: Path) -> None:
+    n = 1_000_000 // 160
+    text = MINI + "".join(RULE.format(i=i) for i in range(n))
+    while len(text.encode()) > 1_000_000:
+        n -= 200
+        text = MINI + "".join(RULE.format(i=i) for i in range(n))
+    start = time.process_time()
+    with deadline(120):
+        diags = validate_file(write(tmp_path, text))
+    assert time.process_time() - start < 20  # the words up to the limit are parsed: about 5 s idle
+    assert [d.message.split(" (here")[0] for d in diags] == [
+        f"the file's expressions hold more than {MAX_TOKENS:,} words and symbols in all"]
 
 
 # -- trust ---------------------------------------------------------------------------

@@ -226,6 +226,14 @@ def _table(title: str, *heads: str) -> Table:
 NAME, VALUE, INTERVAL = 30, 9, 24  # columns of a figure's line: 63 characters, so it fits 80
 
 
+def _named(name: str, rest: str) -> Text:
+    """A figure's line: its name (on a line of its own when it is too long for its column),
+    then `rest`; each sanitised before the line break is put in."""
+    name = shown(name)
+    head = name.ljust(NAME) if len(name) < NAME else name + "\n" + " " * NAME
+    return Text(head + shown(rest))
+
+
 def _figures(console: Console, title: str, figs: Sequence[Figure]) -> None:
     """Each figure on a line of its own (name, value, interval: never broken), its meaning
     below it, wrapped at words."""
@@ -233,8 +241,7 @@ def _figures(console: Console, title: str, figs: Sequence[Figure]) -> None:
     console.print(f"[dim]{'figure'.ljust(NAME)}{'value'.rjust(VALUE)}{'95% interval'.rjust(INTERVAL)}[/]")
     for f in figs:
         value, ci = f.text()
-        name = f.name if len(f.name) < NAME else f.name + "\n" + " " * NAME
-        console.print(Text(shown(f"{name.ljust(NAME)}{value.rjust(VALUE)}{ci.rjust(INTERVAL)}")), no_wrap=True,
+        console.print(_named(f.name, f"{value.rjust(VALUE)}{ci.rjust(INTERVAL)}"), no_wrap=True,
                       overflow="ignore", crop=False)
         console.print(Text("    " + shown(f.meaning), style="dim"))
     console.print()
@@ -372,10 +379,8 @@ def _two(console: Console, diffs: list[Difference]) -> None:
     for d in diffs:
         a, _ = d.a.text()
         b, _ = d.b.text()
-        name = d.name if len(d.name) < NAME else d.name + "\n" + " " * NAME
         p = pvalue(d.test.p_holm) + (" *" if d.test.significant else "  ")
-        console.print(Text(shown(f"{name.ljust(NAME)}{a.rjust(VALUE)}{b.rjust(VALUE + 2)}{p.rjust(14)}")),
-                      no_wrap=True,
+        console.print(_named(d.name, f"{a.rjust(VALUE)}{b.rjust(VALUE + 2)}{p.rjust(14)}"), no_wrap=True,
                       overflow="ignore", crop=False)
         if d.diff is not None and d.ci95 is not None:
             value, ci = Figure("", d.diff, d.ci95, 0, "", percent=d.a.percent).text()

@@ -10,16 +10,15 @@ from rich.markdown import Markdown
 
 from ..errors import did_you_mean
 from ..tools.reference import entry, markdown, topics
+from ..tools.topics import TOPICS
 
 
-@click.command()
+@click.command(help="Explain a function, name, event, attribute or topic of the language (or print the "
+               "whole reference). Topics: " + ", ".join(TOPICS) + ". The designer's guide is docs/guide.md.")
 @click.argument("name", required=False)
 @click.option("--markdown", "as_markdown", is_flag=True, help="Print the whole reference as Markdown.")
 def explain(name: str | None, as_markdown: bool) -> None:
-    """Explain a function, name, event, attribute or topic of the language (or print
-    the whole reference). Topics: syntax, if, for, while, repeat, lambda, variables,
-    operators, types, none, choices, bots, deck, cards, round, turn, scoring, rules,
-    options, extends, events. The designer's guide is docs/guide.md."""
+    """The reference entry of `name`, or the whole reference (its help names every topic)."""
     if name is None or as_markdown:
         click.echo(markdown(), nl=False)
         return
