@@ -187,7 +187,8 @@ def offer_drawn(g: Table, e: Env) -> Any:
     drawn, p = e["_drawn"], e["player"]
     card = drawn[-1] if drawn else None
     offer: Any = KEEP
-    if card is not None and card in g.hands[p]:
+    hand = g.hands[p]  # (still held, unless a rule moved it: it is drawn last, so looked for there first)
+    if card is not None and ((hand and hand[-1] is card) or card in hand):
         legal = g.playable(card, p)
         if legal:
             offer = decision((p, "drawn", (g._plays[card.id], KEEP), "", None))
@@ -207,7 +208,8 @@ def must_play_drawn(g: Table, e: Env) -> Any:
     """The card drawn is played if it can be."""
     drawn, p = e["_drawn"], e["player"]
     paused = False
-    if drawn and drawn[-1] in g.hands[p]:
+    hand = g.hands[p]  # (still held, unless a rule moved it: it is drawn last, so looked for there first)
+    if drawn and ((hand and hand[-1] is drawn[-1]) or drawn[-1] in hand):
         legal = g.playable(drawn[-1], p)
         if legal:
             paused = g.play(p, drawn[-1], True)
