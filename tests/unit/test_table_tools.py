@@ -39,6 +39,15 @@ def test_run_lists_teams_in_the_standings() -> None:
     assert "1. P1 (greedy) & P3 (greedy)" in standings and "P1 (greedy) & P3 (greedy) win after" in standings
 
 
+def test_the_winner_heads_the_standings_when_no_one_scores() -> None:
+    # No Mercy scores nothing: every total is 0, and the last player standing comes first
+    result = CliRunner().invoke(main, ["run", "no_mercy", "--players", "4", "--seed", "11"])
+    assert result.exit_code == 0, result.output
+    standings = result.output.split("Final scores")[1].splitlines()
+    assert standings[1].split() == ["1.", "P3", "(greedy)", "0"] and standings[2].endswith("(out)")
+    assert "P3 (greedy) wins after" in result.output
+
+
 def test_teams_opposite_needs_four_players_or_more(tmp_path: Path) -> None:
     path = tmp_path / "v.yaml"
     path.write_text("extends: classic\nname: t\nplayers: {min: 2, max: 10}\nteams: opposite\n", encoding="utf-8")

@@ -277,12 +277,16 @@ def open_cluster(address: str | None, workers: int | None) -> Iterator[Cluster |
 
 # -- the end of a game, told ---------------------------------------------------------
 def print_scores(console: Console, game: Game, names: Sequence[str], title: str) -> None:
-    """The standings: each player, or with teams each team (its players together), best first."""
+    """The standings: each player, or with teams each team (its players together), best first:
+    the winners, then by score, a side that is out after the others on the same score."""
     console.print(f"\n[bold]{title}[/]")
     sides = [tuple(range(game.n))[p:p + 1] for p in range(game.n)] if game.team_of is None else list(game.teams)
     sides = [side for side in sides if side]
-    ranking = sorted(sides, key=lambda side: game.scores[side[0]],
-                     reverse=game.variant.scoring.winner == "highest")
+    sign = -1 if game.variant.scoring.winner == "highest" else 1
+    winners = set(game.winners)  # (empty until the game is over)
+    # the game's winners first, then by score; on the same score, a side that is out last
+    ranking = sorted(sides, key=lambda side: (not winners.intersection(side), sign * game.scores[side[0]],
+                                              all(p in game.out for p in side)))
     for place, side in enumerate(ranking, 1):
         who = " & ".join(escape(names[p]) for p in side)
         out = " (out)" if all(p in game.out for p in side) else ""
