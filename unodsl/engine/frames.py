@@ -76,9 +76,29 @@ Frame = Run | For | While | Repeat | Drain | Ask | Bind
 DRAIN = Drain()
 
 
+# Which fields of each kind of frame hold what the game made (variables, a loop's items,
+# a decision), and which its variables: the others name the variant's program or step.
+_KINDS: tuple[Any, ...] = (Run, For, While, Repeat, Drain, Ask, Bind)
+_HELD: dict[type, tuple[int, ...]] = {
+    kind: tuple(i for i, field in enumerate(kind._fields) if field not in ("program", "step", "var", "pc", "k",
+                                                                            "leave", "left"))
+    for kind in _KINDS}
+_ENV: dict[type, int] = {kind: kind._fields.index("env") for kind in _KINDS if "env" in kind._fields}
+
+
 def copy_frame(frame: Frame, copy_env: Any) -> Frame:
     """`frame` for a clone: the same, with its variables copied by `copy_env(env)` (frames
     that share an env share its copy)."""
-    if type(frame) in (Drain,):
+    at = _ENV.get(type(frame))
+    if at is None:
         return frame
-    return type(frame)(*(copy_env(x) if type(x) is dict else x for x in frame))  # type: ignore[arg-type]
+    return tuple.__new__(type(frame), (*frame[:at], copy_env(frame[at]), *frame[at + 1:]))  # type: ignore[no-any-return]
+
+
+def held(frame: Frame) -> tuple[Any, ...]:
+    """What `frame` holds that the game made (its variables, a loop's items, a decision),
+    without the program or step it names."""
+    return tuple(frame[i] for i in _HELD[type(frame)])
+
+
+FRAMES = frozenset(_HELD)

@@ -20,6 +20,7 @@ from .actions import Decision
 from .cards import Card
 from .events import EVENTS, visible_to
 from .flow import turn_options
+from .frames import FRAMES, held
 from .view import PlayerView, outward
 
 
@@ -75,7 +76,8 @@ def resample(game: Any, player: int, rng: random.Random) -> Any:
     using (those a pending decision or a running effect holds), stay where they are."""
     g = game.clone()
     g.replayable = False
-    pinned = {c.id for c in _cards_in([g._stack, list(g._queue), g.decision, g.penalty_answer])}
+    queued = [env for _, env in g._queue]  # (a queued rule: its program, the variant's, and its variables)
+    pinned = {c.id for c in _cards_in([g._stack, queued, g.decision, g.penalty_answer])}
     pinned |= {c.id for q in range(g.n) for c in g.shown(q)}  # cards shown to everyone stay where they are
     places: list[tuple[list[Card], int, str | None]] = []  # zone, index, the face it must show outward
     for q, hand in enumerate(g.hands):
@@ -121,6 +123,8 @@ def _cards_in(things: Iterable[Any]) -> Iterable[Card]:
         x = todo.pop()
         if isinstance(x, Card):
             yield x
+        elif type(x) in FRAMES:  # (its variables, not the variant's program it names)
+            todo.extend(held(x))
         elif isinstance(x, (list, tuple)):
             todo.extend(x)
         elif isinstance(x, dict):
