@@ -399,3 +399,15 @@ def test_a_figure_name_too_long_for_its_column_gets_a_line_of_its_own() -> None:
     assert lines[0] == "card_rush.wild_reverse_draw_four"
     assert lines[1] == " " * 30 + "    30.0%"
     assert lines[2].startswith("card_power.\\x1b[2Jx") and "\x1b" not in out.getvalue()
+
+
+@pytest.mark.slow
+def test_the_skill_ladder_climbs_and_its_report_fits_80_columns() -> None:
+    args = ("duo", "-r", "10", "-g", "0", "--power-rounds", "0", "--train-rounds", "20", "--ladder",
+            "--ladder-rounds", "2", "-s", "3")
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "\\n" not in result.output
+    rungs = [line.split()[0] for line in lines if line.startswith("skill.")]
+    assert any("ismcts" in name for name in rungs) and any("greedy" in name for name in rungs), rungs
