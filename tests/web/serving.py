@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 try:
+    import httpx  # noqa: F401  (the host API's tests: tests/web/test_server.py takes it from here)
     import starlette  # noqa: F401
     import uvicorn
 except ImportError:

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 import unodsl.web.hub as hub_module
@@ -20,7 +19,7 @@ from unodsl.web.hub import Hub
 from unodsl.web.table import Table
 
 from .clients import websockets, ws_url
-from .serving import serving
+from .serving import httpx, serving
 
 
 @pytest.fixture
