@@ -256,3 +256,15 @@ def test_a_run_interrupted_inside_a_candidate_resumes_it_and_ends_as_an_uninterr
     resumed = tune(path, trials=4, players=2, seed=6, effort=effort, storage=tmp_path / "cut.db", check=False)
     assert resumed.resumed >= 2
     assert trials(resumed) == trials(whole)
+
+
+def test_a_switch_is_varied_and_a_winner_that_meets_no_target_is_said_to_be_only_the_closest(tmp_path: Path) -> None:
+    path = tmp_path / "sw.yaml"
+    path.write_text("extends: classic\nname: switch test\ndesign:\n  turns_per_round: [1, 2]\n"
+                    "  vary: {draw_until_playable: true}\n", encoding="utf-8")
+    result = run(str(path), "-p", "2", "-n", "2", "-r", "200", "-s", "1", "--storage", str(tmp_path / "s.db"))
+    assert result.exit_code == 0, result.output
+    played = set(re.findall(r"draw_until_playable=(\d)", result.output))
+    assert played == {"0", "1"}  # both sides of the switch were played
+    assert "meets 0 of 1 target(s)" in result.output
+    assert "no candidate meets any target: the winner is only the closest found" in " ".join(result.output.split())

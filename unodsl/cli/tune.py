@@ -199,6 +199,9 @@ def show(console: Console, r: Tuned) -> None:
     w = r.winner
     console.print(f"[bold]winner[/]: trial {w.number + 1}, {_safe(_values(w.values))} — meets "
                   f"{w.met} of {len(r.targets)} target(s) with its whole interval, {w.met_by_value} by its value")
+    if w.met_by_value == 0:
+        console.print("[yellow]no candidate meets any target: the winner is only the closest found (vary more "
+                      "in design: vary, give more --trials, or check the targets)[/]")
     if r.check is not None:
         c = r.check
         console.print(f"checked on fresh seeds ({c['rounds']:,} rounds): meets {c['met']} of {len(r.targets)} with its "
