@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import importlib
+import io
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +25,16 @@ def check_plot() -> None:
 def pyplot() -> Any:
     """matplotlib.pyplot on the Agg backend (PlotUnavailable, saying what to install, without it)."""
     return _pyplot()
+
+
+def inline_svg(fig: Any, plt: Any) -> str:
+    """A figure as an <img> whose source is its SVG, inlined (a page that fetches nothing);
+    the figure is closed."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="svg", bbox_inches="tight")
+    plt.close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f'<img class="plot" alt="plot" src="data:image/svg+xml;base64,{data}">'
 
 
 def _pyplot() -> Any:

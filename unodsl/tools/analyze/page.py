@@ -8,14 +8,12 @@ plots with matplotlib's math text switched off.
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..plots import pyplot
+from ..plots import inline_svg, pyplot
 from .compare import Difference
 from .estimates import Figure
 from .figures import figures
@@ -36,15 +34,6 @@ SECTIONS = (("outcome", "Outcome"), ("duration", "Duration"), ("tension", "Tensi
 
 def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
-
-
-def _svg(fig: Any, plt: Any) -> str:
-    """A figure as an <img> whose source is its SVG, inlined."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="svg", bbox_inches="tight")
-    plt.close(fig)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img class="plot" alt="plot" src="data:image/svg+xml;base64,{data}">'
 
 
 def _figure_rows(figs: Sequence[Figure]) -> str:
@@ -193,7 +182,7 @@ def _turns_plot(doc: dict[str, Any], plt: Any) -> str:
     ax.axvline(d["mean"], color="black", linestyle="--", linewidth=1)
     ax.set_xlabel(f"turns per round (the last bar holds ≥ {top})")
     ax.set_ylabel("rounds")
-    return _svg(fig, plt)
+    return inline_svg(fig, plt)
 
 
 def _seats_plot(doc: dict[str, Any], plt: Any) -> str:
@@ -208,7 +197,7 @@ def _seats_plot(doc: dict[str, Any], plt: Any) -> str:
     ax.axhline(100 / doc["players"], color="grey", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(rows)), ["first"] + [f"first+{k}" for k in range(1, len(rows))])
     ax.set_ylabel("round wins, % (95% interval)")
-    return _svg(fig, plt)
+    return inline_svg(fig, plt)
 
 
 def _calibration_plot(doc: dict[str, Any], plt: Any) -> str:
@@ -226,7 +215,7 @@ def _calibration_plot(doc: dict[str, Any], plt: Any) -> str:
     ax.set_ylabel("won")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
-    return _svg(fig, plt)
+    return inline_svg(fig, plt)
 
 
 def _power_plot(doc: dict[str, Any], plt: Any) -> str:
@@ -247,7 +236,7 @@ def _power_plot(doc: dict[str, Any], plt: Any) -> str:
     ax.axvline(0, color="grey", linewidth=1)
     ax.set_xlabel("percentage points (95% interval)")
     ax.legend(fontsize=8)
-    return _svg(fig, plt)
+    return inline_svg(fig, plt)
 
 
 def _wait_plot(doc: dict[str, Any], plt: Any) -> str:
@@ -260,4 +249,4 @@ def _wait_plot(doc: dict[str, Any], plt: Any) -> str:
     ax.set_ylabel("player-rounds")
     if not math.isnan(d["mean"]):
         ax.axvline(d["mean"], color="black", linestyle="--", linewidth=1)
-    return _svg(fig, plt)
+    return inline_svg(fig, plt)

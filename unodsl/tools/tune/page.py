@@ -9,13 +9,11 @@ plots with matplotlib's math text off.
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..plots import pyplot
+from ..plots import inline_svg, pyplot
 from .search import Trial, Tuned
 
 STYLE = """
@@ -29,14 +27,6 @@ table{border-collapse:collapse;margin:.6em 0}td,th{padding:.2em .6em;border-bott
 
 def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
-
-
-def _svg(fig: Any, plt: Any) -> str:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="svg", bbox_inches="tight")
-    plt.close(fig)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img class="plot" alt="plot" src="data:image/svg+xml;base64,{data}">'
 
 
 def _judged(trial: Trial) -> list[Mapping[str, Any]]:
@@ -130,7 +120,7 @@ def _history(r: Tuned, k: int, plt: Any) -> str:
     ax.set_xlabel("candidate (in the order tried)")
     ax.set_ylabel(target.figure)
     ax.set_title(f"{target.figure}: green meets, red misses, orange unsettled (95% intervals)", fontsize=9)
-    return f"<figure>{_svg(fig, plt)}</figure>"
+    return f"<figure>{inline_svg(fig, plt)}</figure>"
 
 
 def _front(r: Tuned, plt: Any) -> str:
@@ -149,4 +139,4 @@ def _front(r: Tuned, plt: Any) -> str:
     ax.set_xlabel(f"{a.figure} ({a.text}): below 0 meets")
     ax.set_ylabel(f"{b.figure} ({b.text}): below 0 meets")
     ax.legend(loc="best", fontsize=8)
-    return f"<figure>{_svg(fig, plt)}</figure>"
+    return f"<figure>{inline_svg(fig, plt)}</figure>"
