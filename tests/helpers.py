@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -139,3 +140,20 @@ def classic_with(tmp_path: Path, old: str, new: str, name: str = "v.yaml") -> Pa
     path = tmp_path / name
     path.write_text(text.replace(old, new, 1))
     return path
+
+
+# The places a variant file holds text of its author's (the hostile-text tests put any string there).
+TEXT_PLACES = ("name", "description", "source", "card", "option", "rule", "flag")
+
+
+def text_at(place: str, text: str) -> str:
+    """A variant file: Classic with `text` (any string, JSON-quoted) at `place` of TEXT_PLACES."""
+    q = json.dumps(text)
+    body = {
+        "name": f"name: {q}", "description": f"description: {q}", "source": f"source: {q}",
+        "card": f"cards: {{skip: {{description: {q}}}}}",
+        "option": f"options: {{draw_until_playable: {{description: {q}}}}}",
+        "rule": f"rules:\n  - name: {q}\n    on: card_played\n    do: flag(player, \"seen\")",
+        "flag": "rules:\n  - name: marked\n    on: card_played\n    do: " + json.dumps(f"flag(player, {q})"),
+    }[place]
+    return f"extends: {(VARIANTS / 'classic.yaml').as_posix()}\n{body}\n"

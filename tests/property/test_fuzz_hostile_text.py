@@ -27,13 +27,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from tests.helpers import deadline
+from tests.helpers import TEXT_PLACES, deadline, text_at
 from unodsl.cli import main
 from unodsl.tools.rulebook import render
 from unodsl.variant.load import load_variant, validate_file
 
-ROOT = Path(__file__).resolve().parents[2]
-CLASSIC = (ROOT / "variants" / "classic.yaml").as_posix()
 SECONDS = 60
 COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.IGNORECASE)
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -47,19 +45,7 @@ PIECES = [
     "\x9b31m", "\u202e", "9" * 5000, "1e999999", "-0", "%00", "\ud83d\ude00", "😀",
 ]
 hostile = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=8)), min_size=1, max_size=6).map("".join)
-PLACES = ["name", "description", "card", "option", "rule", "flag", "source"]
-
-
-def variant_text(place: str, text: str) -> str:
-    q = json.dumps(text)
-    body = {
-        "name": f"name: {q}", "description": f"description: {q}", "source": f"source: {q}",
-        "card": f"cards: {{skip: {{description: {q}}}}}",
-        "option": f"options: {{draw_until_playable: {{description: {q}}}}}",
-        "rule": f"rules:\n  - name: {q}\n    on: card_played\n    do: flag(player, \"seen\")",
-        "flag": "rules:\n  - name: marked\n    on: card_played\n    do: " + json.dumps(f"flag(player, {q})"),
-    }[place]
-    return f"extends: {CLASSIC}\n{body}\n"
+PLACES = TEXT_PLACES
 
 
 def shape(md: str) -> list[str]:
@@ -86,7 +72,7 @@ def test_hostile_names_and_descriptions(place: str, text: str) -> None:
     with tempfile.TemporaryDirectory() as tmp, deadline(SECONDS):
         path = Path(tmp) / "v.yaml"
         try:
-            path.write_text(variant_text(place, text), encoding="utf-8")
+            path.write_text(text_at(place, text), encoding="utf-8")
         except UnicodeEncodeError:  # a lone surrogate: no file can hold it
             return
         diags = validate_file(path)  # never raises
@@ -98,7 +84,7 @@ def test_hostile_names_and_descriptions(place: str, text: str) -> None:
         assert not [line for line in comments if COOKIE.match(line)]
         assert not any(text[:12] in line for line in v.source.splitlines()[:2] if len(text) >= 4)
         plain = Path(tmp) / "plain.yaml"
-        plain.write_text(variant_text(place, "plain words" if text.strip() else text), encoding="utf-8")
+        plain.write_text(text_at(place, "plain words" if text.strip() else text), encoding="utf-8")
         assert shape(render(path)) == shape(render(plain))
         page = render(path, "html")
         assert "<script>alert" not in page and "<img" not in page

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from tests.helpers import TEXT_PLACES, text_at
 from unodsl.cli import main
 from unodsl.engine.events import EVENTS
 from unodsl.engine.primitives import REGISTRY
@@ -255,20 +255,12 @@ PAYLOADS = [
     "1. first", "- dash", "+ plus", "> quoted", "back\\`tick\\", "`` double `` ```fence```", "[ref]: https://evil.example",
     "a | b | c", "ends with #", "<!-- comment -->", "\u2028line\u2029separators",
 ]
-PLACES = ["name", "description", "source", "card", "option", "rule", "flag"]
+PLACES = TEXT_PLACES
 
 
 def _hostile_variant(tmp_path: Path, place: str, text: str) -> Path:
-    q = json.dumps(text)
-    body = {
-        "name": f"name: {q}", "description": f"description: {q}", "source": f"source: {q}",
-        "card": f"cards: {{skip: {{description: {q}}}}}",
-        "option": f"options: {{draw_until_playable: {{description: {q}}}}}",
-        "rule": f"rules:\n  - name: {q}\n    on: card_played\n    do: flag(player, \"seen\")",
-        "flag": "rules:\n  - name: marked\n    on: card_played\n    do: " + json.dumps(f"flag(player, {q})"),
-    }[place]
     path = tmp_path / f"{place}.yaml"
-    path.write_text(f"extends: {(ROOT / 'variants' / 'classic.yaml').as_posix()}\n{body}\n", encoding="utf-8")
+    path.write_text(text_at(place, text), encoding="utf-8")
     return path
 
 
