@@ -145,19 +145,8 @@ class _Module:
         body = self.block(program, [], "        ", wheres, resume=True)
         table = self.ns.add(tuple(wheres), "where")
         first = program[0][-1]
-        lines = [f"def {name}(g, e, leave=0, start=0):",
-                 f"    # {_place(first[0])}: {_comment(first[1])}" if _placed(first) else "    # (the flow)",
-                 f"    {_AT}0",
-                 "    try:",
-                 *body,
-                 "    except (VariantRuntimeError, RecursionError, RunawayRound):",
-                 "        raise",
-                 "    except Exception as err:",
-                 f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
-                 "    if leave:",
-                 "        g._depth -= 1",
-                 "    return False"]
-        self.defs.append("\n".join(lines))
+        self.defs.append(_guarded(f"{name}(g, e, leave=0, start=0)", first, body, table, name,
+                                  ["    if leave:", "        g._depth -= 1"]))
         return name
 
     def block(self, program: Program, outer: list[str], ind: str, wheres: list[Any],
@@ -264,17 +253,7 @@ class _Module:
         wheres: list[Any] = [step[-1]]
         body = self.loop(step, "        ", wheres)
         table = self.ns.add(tuple(wheres), "where")
-        lines = [f"def {name}(g, e, items, k):",
-                 f"    # {_place(step[-1][0])}: {_comment(step[-1][1])}" if _placed(step[-1]) else "    # (the flow)",
-                 f"    {_AT}0",
-                 "    try:",
-                 *body,
-                 "    except (VariantRuntimeError, RecursionError, RunawayRound):",
-                 "        raise",
-                 "    except Exception as err:",
-                 f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
-                 "    return False"]
-        text = "\n".join(lines)
+        text = _guarded(f"{name}(g, e, items, k)", step[-1], body, table, name, [])
         self.defs.append(localised(steadied(text)) if step[0] == LOOP else text)  # (the flow's loops: hot)
 
     def choose(self, step: Any, pause: list[str], ind: str) -> list[str]:
@@ -324,6 +303,23 @@ class _Module:
         lines, value, paused = body.render(self.ns, f"i{self.inlined}_", ind)
         pre += lines
         return value, paused
+
+
+def _guarded(signature: str, where: Any, body: list[str], table: str, name: str, after: list[str]) -> str:
+    """A runner's `def`: headed by the place it was compiled from, its body in a `try:` whose
+    faults are placed in the variant file (the step that failed, from the line it ran),
+    then `after`, and False: it did not pause."""
+    return "\n".join([f"def {signature}:",
+                      f"    # {_place(where[0])}: {_comment(where[1])}" if _placed(where) else "    # (the flow)",
+                      f"    {_AT}0",
+                      "    try:",
+                      *body,
+                      "    except (VariantRuntimeError, RecursionError, RunawayRound):",
+                      "        raise",
+                      "    except Exception as err:",
+                      f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
+                      *after,
+                      "    return False"])
 
 
 def _split_choice(text: str, made: str) -> tuple[str, str, str] | None:
