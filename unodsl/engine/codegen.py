@@ -30,7 +30,7 @@ from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Pr
 from ..model import Face, Rule, Side, Variant
 from .actions import Decision
 from .envvars import UNSET, localised, steadied
-from .frames import Ask, For, Repeat, While
+from .frames import Ask, new_for, new_repeat, new_while
 from .inliner import NOT_NONE, Facts, inline, inline_call
 from .machine import ASK, PAUSED, WHILE_GUARD, Machine, decision
 
@@ -109,9 +109,9 @@ class _Module:
         self.has_rules = has_rules
         self.ns = Namespace()
         self.defs: list[str] = []  # module-level functions, in order
-        self.ns.objects.update(PAUSED=PAUSED, ASK=ASK, Decision=Decision, Ask=Ask, For=For, While=While,
-                               Repeat=Repeat, VariantRuntimeError=VariantRuntimeError, RunawayRound=RunawayRound,
-                               at=_at)
+        self.ns.objects.update(PAUSED=PAUSED, ASK=ASK, Decision=Decision, Ask=Ask, new_for=new_for,
+                               new_while=new_while, new_repeat=new_repeat, VariantRuntimeError=VariantRuntimeError,
+                               RunawayRound=RunawayRound, at=_at)
         self.ns.objects[UNSET] = object()  # (envvars: an entry not in the env)
         self.inlined = 0
         self.loops: dict[int, tuple[Any, str]] = {}  # each loop step's runner
@@ -218,24 +218,24 @@ class _Module:
         if op == FOR:
             body = step[3]
             lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    e[{literal(step[1])}] = items[{k}]"]
-            frame = f"g._paused.append(For({ref}, items, {k} + 1, e))"
+            frame = f"g._paused.append(new_for(({ref}, items, {k} + 1, e)))"
         elif op == WHILE:
             body, pre = step[2], list[str]()
             lines = [f"{ind}for {k} in range(k):", f"{ind}    {_AT}0"]
             text = self.expr(step[1], pre, ind + "    ")
             lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
                       f"{ind}    g.charge({len(body) or 1})"]
-            frame = f"g._paused.append(While({ref}, e, k - {k} - 1))"
+            frame = f"g._paused.append(new_while(({ref}, e, k - {k} - 1)))"
             tail = [f"{ind}else:", f"{ind}    {_AT}0", f"{ind}    g.endless()"]
         elif op == LOOP:  # the flow's own loop: unguarded (its steps have guards of their own)
             body, pre = step[2], list[str]()
             text = self.expr(step[1], pre, ind + "    ")
             lines = [f"{ind}while True:", f"{ind}    {_AT}0", *pre, f"{ind}    if not {text}:", f"{ind}        break"]
-            frame = f"g._paused.append(While({ref}, e, None))"
+            frame = f"g._paused.append(new_while(({ref}, e, None)))"
         else:  # REPEAT
             body = step[2]
             lines = [f"{ind}for {k} in range(k):"]
-            frame = f"g._paused.append(Repeat({ref}, e, k - {k} - 1))"
+            frame = f"g._paused.append(new_repeat(({ref}, e, k - {k} - 1)))"
         inner = self.block(body, [frame, "True"], ind + "    ", wheres)
         return lines + (inner or [f"{ind}    pass"]) + tail
 

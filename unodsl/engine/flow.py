@@ -109,8 +109,7 @@ def turn_choice(g: Table, e: Env) -> Any:
                 pile = g.discard_pile
                 face = pile[-1].face_id if pile else -1
                 color = g.current_color
-                by_color = g._memo.get(face)
-                faces = None if by_color is None else by_color.get(color)
+                faces = g._memo[face].get(color)
                 if faces is None:
                     g._legal_env["player"] = p  # (for blame: the match fails with the turn's player)
                     faces = g.matching_faces()
@@ -239,19 +238,10 @@ def next_turn(g: Table, e: Env) -> None:
 
 def advance(g: Table, e: Env) -> None:
     """Whose turn is next: the next player in the direction of play, or as the turn
-    asked (skips, another turn, a chosen next player; with players out, see
-    Table.advance_in)."""
-    if g.out:
-        g.advance_in()
-    elif g.skips or g.again or g.next_override is not None:
-        if g.next_override is not None:
-            g.current = g.next_override
-        elif not g.again:
-            if g.skips and "skipped" in g._watch:
-                for k in range(1, min(g.skips, g.n) + 1):  # each player is told once
-                    g.emit("skipped", {"player": (g.current + k * g.direction) % g.n})
-            g.current = (g.current + (g.skips + 1) * g.direction) % g.n
-        g.skips, g.again, g.next_override = 0, False, None
+    asked (`bent`: skips, another turn, a chosen next player, players out; see
+    Table.advance_bent)."""
+    if g.bent:
+        g.advance_bent()
     else:
         g.current = (g.current + g.direction) % g.n
 
@@ -288,7 +278,7 @@ def take_over(g: Table, e: Env) -> Any:
         return None
     q = e["_jumper"] = e["_q"]
     g.current = q
-    g.skips, g.again, g.next_override = 0, False, None
+    g.skips, g.again, g.next_override, g.bent = 0, False, None, bool(g.out)
     return PAUSED if g.play(q, answer.card, True) else None
 
 

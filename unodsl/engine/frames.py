@@ -6,16 +6,23 @@ set-up) and the flow of rounds and turns built from its `round:` and `turn:` set
 it, and the variables it runs with. Frames are plain records: the stack machine
 (machine.py) runs them, top down, and `Bind`, the one frame that waits, takes the
 answer to the pending decision first.
+
+The engine makes a frame with `new_run((…))` and its kin, which build it in C (a
+NamedTuple's own constructor is a Python function): a pause makes several, and a
+search pauses at every decision it plays.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple, TypeVar
 
 from ..lang.program import Program, Step
 from .actions import Decision
 
 Env = dict[str, Any]
+F = TypeVar("F")
 
 
 class Run(NamedTuple):
@@ -102,3 +109,11 @@ def held(frame: Frame) -> tuple[Any, ...]:
 
 
 FRAMES = frozenset(_HELD)
+
+
+def _maker(kind: type[F]) -> Callable[[tuple[Any, ...]], F]:
+    return partial(tuple.__new__, kind)  # type: ignore[arg-type,type-var]
+
+
+new_run, new_bind, new_for, new_while, new_repeat = (
+    _maker(Run), _maker(Bind), _maker(For), _maker(While), _maker(Repeat))

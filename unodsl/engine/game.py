@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from ..errors import GameError, IllegalAction, UnoDslError
 from ..model import Face, Rule, Variant
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
-from .cards import Card, make_deck
+from .cards import Card, face_table, make_deck
 from .flow import TURNS
 from .frames import Run, While, copy_frame
 from .machine import ALL, ASK, PAUSED, WORK_BUDGET, Listener, illegal
@@ -126,6 +126,7 @@ class Game(Table):
         self.skips = 0
         self.again = False
         self.next_override = None
+        self.bent = False  # the next turn is not simply the next seat's (see flow.advance)
         self.offered = None  # the top card last offered for out-of-turn plays (its id)
         self.round_winner = None
         self.out = frozenset()  # the players out of the round (see eliminate)
@@ -150,8 +151,12 @@ class Game(Table):
         self._subs = rules_by_event(variant) if subs is None else subs
         self._legal_env = {}
         self._match = variant.turn.match
-        # A pure match depends on faces and the colour only: memoised for the variant.
-        self._memo = variant.cache.setdefault("matching", {}) if variant.turn.match_is_pure else None
+        # A pure match depends on faces and the colour only: memoised for the variant, by
+        # the top card's face (its id; the last entry for no top card), then by colour.
+        memo = variant.cache.get("matching")
+        if memo is None and variant.turn.match_is_pure:
+            memo = variant.cache["matching"] = [{} for _ in range(len(face_table(variant)) + 1)]
+        self._memo = memo
         self._must_play = variant.turn.must_play_if_able
         self._draw_rule = variant.turn.draw
         # The compiled backend's generated code: each program's runner (from its first step,
@@ -386,6 +391,7 @@ class Game(Table):
         self.previous_top = None  # no card has been played on the arranged pile
         self.skips, self.again, self.next_override, self.offered = 0, False, None, None
         self.out, self._newly_out = self.out_of_game, frozenset()
+        self.bent = bool(self.out)
         self._queue.clear()
         self._depth = 0
         self.replayable = False

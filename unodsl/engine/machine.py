@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import GameError, IllegalAction, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, WHILE, Lambda, Program, Step
 from .actions import ANSWER_TYPES, Decision, answer_value
-from .frames import DRAIN, Ask, Bind, Drain, Env, For, Repeat, Run, While
+from .frames import DRAIN, Ask, Bind, Drain, Env, For, Repeat, Run, While, new_bind, new_run
 from .state import State
 
 Listener = Callable[[Any, str, dict[str, Any]], None]
@@ -93,7 +93,7 @@ class Machine(State):
         """The step before `pc` waits: once it is done, the rules it queued run, then
         the program goes on from `pc`. (Each level a pause returns through adds the
         frames that go on from where it stood, innermost first.)"""
-        self._paused += (DRAIN, Run(program, pc, env, leave))
+        self._paused += (DRAIN, new_run((program, pc, env, leave)))
         return True
 
     # -- asking ---------------------------------------------------------------
@@ -128,7 +128,7 @@ class Machine(State):
                         answer = self._refused(illegal(d, answer))
             if answer is ASK:
                 self.decision = d
-                self._paused.append(Bind(var, env, d))
+                self._paused.append(new_bind((var, env, d)))
         return answer
 
     def _refused(self, error: Exception) -> Any:

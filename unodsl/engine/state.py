@@ -42,7 +42,7 @@ FIELDS: dict[str, Kind] = {
     "n": "start", "side": "start", "direction": "start", "current": "start", "dealer": "start",
     "round": "start", "turns": "start", "current_color": "start", "previous_top": "start",
     "penalty": "start", "penalty_answer": "start", "skips": "start", "again": "start",
-    "next_override": "start", "offered": "start", "round_winner": "start", "out": "start",
+    "next_override": "start", "bent": "start", "offered": "start", "round_winner": "start", "out": "start",
     "out_of_game": "start", "_newly_out": "start", "emptied": "start", "winner": "start", "winners": "start",
     "replayable": "start", "decision": "start", "_rng_shared": "start", "_depth": "start", "_work": "start",
     "_work_turn": "start", "_running": "start", "_loud_play": "start", "_loud_draw": "start",
@@ -121,6 +121,7 @@ class State:
     skips: int
     again: bool
     next_override: int | None
+    bent: bool  # skips, again, next_override or out: the next turn is not simply the next seat's
     offered: int | None
     round_winner: int | None
     out: frozenset[int]
@@ -159,7 +160,7 @@ class State:
     _plays: list[Play]
     _subs: dict[str, tuple[Rule, ...]]
     _match: Any
-    _memo: dict[int, dict[str | None, frozenset[int]]] | None
+    _memo: list[dict[str | None, frozenset[int]]] | None
     _legal_env: dict[str, Any]
     _must_play: bool
     _draw_rule: DrawRule

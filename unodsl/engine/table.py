@@ -189,6 +189,7 @@ class Table(Machine):
         self.offered = None
         self.turns = 0
         self.out, self._newly_out = self.out_of_game, frozenset()
+        self.bent = bool(self.out)
 
     # -- hands ----------------------------------------------------------------------
     def took_from_hand(self, p: int) -> None:
@@ -291,6 +292,7 @@ class Table(Machine):
         if p in self.out or len(self.out) >= self.n - 1:
             return
         self.out |= {p}
+        self.bent = True
         if for_game:
             self.out_of_game |= {p}
         self._newly_out |= {p}
@@ -305,8 +307,25 @@ class Table(Machine):
         if self.round_winner is None and p not in self.out:
             self.round_winner = p
 
+    def advance_bent(self) -> None:
+        """Whose turn is next when the turn bent the order (see flow.advance): the chosen
+        next player, the same player again, or past the skipped ones; with players out,
+        see advance_in."""
+        if self.out:
+            self.advance_in()
+        else:
+            if self.next_override is not None:
+                self.current = self.next_override
+            elif not self.again:
+                if self.skips and "skipped" in self._watch:
+                    for k in range(1, min(self.skips, self.n) + 1):  # each player is told once
+                        self.emit("skipped", {"player": (self.current + k * self.direction) % self.n})
+                self.current = (self.current + (self.skips + 1) * self.direction) % self.n
+            self.skips, self.again, self.next_override = 0, False, None
+        self.bent = bool(self.out)
+
     def advance_in(self) -> None:
-        """Whose turn is next, when players are out (see flow.advance). A skip passes over the seats of the players
+        """Whose turn is next, when players are out (see advance_bent). A skip passes over the seats of the players
         who were in when the turn began (one put out during the turn, e.g. by the draw
         that came with the skip, still counts), and the turn lands on the next player
         still in from there."""
@@ -340,8 +359,7 @@ class Table(Machine):
             test = card.legal_if
             if self._memo is not None:
                 pile = self.discard_pile  # matching_faces, its lookups inline
-                by_color = self._memo.get(pile[-1].face_id if pile else -1)
-                faces = None if by_color is None else by_color.get(self.current_color)
+                faces = self._memo[pile[-1].face_id if pile else -1].get(self.current_color)
                 if faces is None:
                     faces = self.matching_faces()
                 legal = card.face_id in faces and (test is None or bool(test(self, {"player": by, "card": card})))
@@ -362,9 +380,7 @@ class Table(Machine):
         color = self.current_color
         memo = self._memo
         assert memo is not None
-        by_color = memo.get(face)  # two plain lookups: no key tuple to build and hash
-        if by_color is None:
-            by_color = memo[face] = {}
+        by_color = memo[face]  # two plain lookups: no key tuple to build and hash
         faces = by_color.get(color)
         if faces is None:
             env: dict[str, Any] = {"player": self.current}

@@ -9,6 +9,7 @@ from ...errors import RuntimeFault
 from ..actions import Decision
 from ..cards import Card
 from ..game import Game
+from ..machine import decision
 from .registry import REGISTRY
 
 choice = REGISTRY.choice
@@ -20,7 +21,7 @@ def choose_color(g: Game, by: int) -> Decision:
     cannot be asked: that is an error)."""
     if by in g.out:
         raise RuntimeFault(f"player {by} is out of the round and cannot name a colour")
-    return Decision(by, "color", g.variant.sides[g.side].colors, "name a colour")
+    return decision((by, "color", g.variant.sides[g.side].colors, "name a colour", None))  # (Decision, made fast)
 
 
 @choice("options: players, by: player = player", returns="player", none=True)

@@ -51,6 +51,7 @@ def reveal(g: Game, cards: list[Card]) -> None:
 def skip(g: Game, count: int) -> None:
     """The next `count` players in turn order lose their turn."""
     g.skips += _count(count)
+    g.bent = True
 
 
 @effect(says=("play", "change{s} direction"))
@@ -65,12 +66,14 @@ def reverse(g: Game) -> None:
 def play_again(g: Game) -> None:
     """The player whose turn it is takes another turn."""
     g.again = True
+    g.bent = True
 
 
 @effect("who: player")
 def start_with(g: Game, who: int) -> None:
     """The next turn is `who`'s, whatever the direction and skips say."""
     g.next_override = who
+    g.bent = True
 
 
 @effect("color: color, by: player = player")
