@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,7 @@ from .variant.load import load_variant
 KINDS = tuple(DECISION_KINDS)
 PROMPT_BUCKETS = 8  # a decision's prompt, hashed (crc32) into one of these
 WORDS = ("yes", "no", "draw", "keep", "pass")
+_FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             high += [float(top)] * length
         self.layout = ObservationLayout(tuple(parts))
         self._at = tuple(start for _, start, _ in parts)  # where each part starts, in the order of `sizes`
+        self._blank = array("f", bytes(4 * start))  # an observation of zeros, copied by _encode
+        self._deck = deck  # the cap of every count in the observation (the space's bound)
         self._high = np.array(high, dtype=np.float32)
         side_points = [sum(f.points for f in side.faces) for side in variant.sides]
         self._points_scale = float(max([*side_points, 1]))
@@ -300,10 +304,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         return legal
 
     def action_mask(self, agent: str) -> Any:
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask = bytearray(self.num_actions)
         if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
-            mask[list(self._legal)] = 1
-        return mask
+            for action in self._legal:
+                mask[action] = 1
+        return np.frombuffer(mask, _INT8)
 
     # -- observations -------------------------------------------------------
     def observe(self, agent: str) -> dict[str, Any]:
@@ -311,26 +316,30 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         if p is None:
             p = self.possible_agents.index(agent)  # not an agent: the ValueError of a list
         game = self.game
-        if game is None:
-            vec = np.zeros(self.layout.size, dtype=np.float32)
-        else:
-            vec = self._encode(game, p)
+        vec = np.zeros(self.layout.size, dtype=np.float32) if game is None else self._encode(game, p)
         return {"observation": vec, "action_mask": self.action_mask(agent)}
 
     def _encode(self, game: Game, p: int) -> Any:
         """The observation of seat `p`, read from the fields of the game that `Game.view`
         copies into a PlayerView (hands, piles, colour, side, direction, scores, penalty)
         and the pending decision: the same vector as encoding `game.observation(p)`,
-        without building the view (tests/unit/test_rl_stream.py compares the two)."""
-        vec = np.zeros(self.layout.size, dtype=np.float32)
+        without building the view (tests/unit/test_rl_stream.py compares the two).
+        Written into a float32 `array` (cheaper item by item than a NumPy array) that
+        the returned NumPy array then shares; the counts are capped at `self._deck`
+        as the space's bounds say."""
+        vec = array("f", self._blank)
         hand_at, top_at, color_at, side_at, dir_at, sizes_at, scores_at, penalty_at, pile_at, kind_at, \
             about_at, prompt_at = self._at
-        face_of = self._face_of_id
-        for card in game.hands[p]:
+        deck, face_of = self._deck, self._face_of_id
+        hand = game.hands[p]
+        for card in hand:
             face = face_of.get(card.face_id)
             if face is None:
                 face = self._face_action(card)
             vec[hand_at + face] += 1
+        if len(hand) > deck:  # more cards than a deck (a stacked game): a face's count may pass the cap
+            for face in range(hand_at, top_at):
+                vec[face] = min(vec[face], deck)
         side = game.side
         if game.discard_pile:
             top = game.discard_pile[-1]
@@ -347,12 +356,12 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         vec[dir_at] = 1.0 if game.direction == 1 else 0.0
         n, hands, scores = self.n, game.hands, game.scores
         for k in range(1, n):
-            vec[sizes_at + k - 1] = len(hands[(p + k) % n])
+            vec[sizes_at + k - 1] = min(len(hands[(p + k) % n]), deck)
         target = max(self.variant.scoring.target or max(max(scores), 1), 1)
         for k in range(n):
             vec[scores_at + k] = min(max(scores[(p + k) % n] / target, 0.0), 2.0)
-        vec[penalty_at] = game.penalty
-        vec[pile_at] = len(game.draw_pile)
+        vec[penalty_at] = min(game.penalty, deck)
+        vec[pile_at] = min(len(game.draw_pile), deck)
         d = game.decision
         if d is not None and d.player == p:
             vec[kind_at + self._kind_index[d.kind]] = 1
@@ -363,8 +372,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                 if bucket is None:
                     bucket = self._bucket[d.prompt] = zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS
                 vec[prompt_at + bucket] = 1
-        np.minimum(vec, self._high, out=vec)
-        return vec
+        return np.frombuffer(vec, _FLOAT32)
 
     # -- rendering ----------------------------------------------------------
     def render(self) -> str | None:
