@@ -207,14 +207,15 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             return
         game = self.game
         assert game is not None and game.decision is not None
-        if action is None or int(action) not in self._legal:
+        option = None if action is None else self._legal.get(int(action))
+        if option is None:
             legal = ", ".join(f"{a} ({self.action_names[a]})" for a in sorted(self._legal))
             raise IllegalAction(f"{agent} cannot take action {action!r} now; legal: {legal}")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.steps += 1
         try:
-            game.apply(self._legal[int(action)])
+            game.apply(option)
         except UnoDslError as err:
             self._stop(err)
             self._accumulate_rewards()
@@ -436,6 +437,6 @@ def random_policy_episode(environment: UnoEnv, rng: random.Random) -> dict[str, 
         if terminated or truncated:
             environment.step(None)
             continue
-        legal = np.flatnonzero(obs["action_mask"])
+        legal = obs["action_mask"].nonzero()[0]  # np.flatnonzero, without its checks
         environment.step(int(legal[rng.randrange(len(legal))]))
     return totals
