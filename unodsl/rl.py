@@ -148,6 +148,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self._points_scale = float(max([*side_points, 1]))
         self.possible_agents = [f"player_{p}" for p in range(n)]
         self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        self._order = [[(p + k) % n for k in range(n)] for p in range(n)]  # the seats from each, in turn order
         self._action_space = spaces.Discrete(self.num_actions)
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(low=np.zeros_like(self._high), high=self._high, dtype=np.float32),
@@ -355,14 +356,18 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             vec[color_at + self._color_index[color]] = 1
         vec[side_at + side] = 1
         vec[dir_at] = 1.0 if game.direction == 1 else 0.0
-        n, hands, scores = self.n, game.hands, game.scores
-        for k in range(1, n):
-            vec[sizes_at + k - 1] = min(len(hands[(p + k) % n]), deck)
-        target = max(self.variant.scoring.target or max(max(scores), 1), 1)
-        for k in range(n):
-            vec[scores_at + k] = min(max(scores[(p + k) % n] / target, 0.0), 2.0)
-        vec[penalty_at] = min(game.penalty, deck)
-        vec[pile_at] = min(len(game.draw_pile), deck)
+        hands, scores, order = game.hands, game.scores, self._order[p]
+        for k in range(1, len(order)):
+            size = len(hands[order[k]])
+            vec[sizes_at + k - 1] = size if size <= deck else deck
+        if any(scores):  # all zero: the blank's zeros
+            target = max(self.variant.scoring.target or max(max(scores), 1), 1)
+            for k, q in enumerate(order):
+                vec[scores_at + k] = min(max(scores[q] / target, 0.0), 2.0)
+        penalty, pile = game.penalty, len(game.draw_pile)
+        if penalty:
+            vec[penalty_at] = penalty if penalty <= deck else deck
+        vec[pile_at] = pile if pile <= deck else deck
         d = game.decision
         if d is not None and d.player == p:
             vec[kind_at + self._kind_index[d.kind]] = 1
