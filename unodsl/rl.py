@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,7 @@ from .variant.load import load_variant
 KINDS = tuple(DECISION_KINDS)
 PROMPT_BUCKETS = 8  # a decision's prompt, hashed (crc32) into one of these
 WORDS = ("yes", "no", "draw", "keep", "pass")
+_FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             for f in side.faces:
                 self._top_face.setdefault((side.name, f.label), self._face_index[f])
         self._face_of_id: dict[int, int] = {}  # a card's face_id → its action (memo)
+        self._top_of: dict[tuple[int, int], int] = {}  # (side, top card's face_id) → its face, -1: none (memo)
+        self._kind_index = {k: i for i, k in enumerate(KINDS)}
+        self._bucket: dict[str, int] = {}  # a prompt → its bucket (memo)
         # -- the observation layout
         deck = max(variant.deck_size, 1)
         sizes = [("hand", nf, deck), ("top", nf, 1), ("color", nc, 1), ("side", len(variant.sides), 1),
@@ -135,10 +140,15 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             start += length
             high += [float(top)] * length
         self.layout = ObservationLayout(tuple(parts))
+        self._at = tuple(start for _, start, _ in parts)  # where each part starts, in the order of `sizes`
+        self._blank = array("f", bytes(4 * start))  # an observation of zeros, copied by _encode
+        self._deck = deck  # the cap of every count in the observation (the space's bound)
         self._high = np.array(high, dtype=np.float32)
         side_points = [sum(f.points for f in side.faces) for side in variant.sides]
         self._points_scale = float(max([*side_points, 1]))
         self.possible_agents = [f"player_{p}" for p in range(n)]
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        self._order = [[(p + k) % n for k in range(n)] for p in range(n)]  # the seats from each, in turn order
         self._action_space = spaces.Discrete(self.num_actions)
         self._observation_space = spaces.Dict({
             "observation": spaces.Box(low=np.zeros_like(self._high), high=self._high, dtype=np.float32),
@@ -198,14 +208,15 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             return
         game = self.game
         assert game is not None and game.decision is not None
-        if action is None or int(action) not in self._legal:
+        option = None if action is None else self._legal.get(int(action))
+        if option is None:
             legal = ", ".join(f"{a} ({self.action_names[a]})" for a in sorted(self._legal))
             raise IllegalAction(f"{agent} cannot take action {action!r} now; legal: {legal}")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.steps += 1
         try:
-            game.apply(self._legal[int(action)])
+            game.apply(option)
         except UnoDslError as err:
             self._stop(err)
             self._accumulate_rewards()
@@ -295,49 +306,79 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         return legal
 
     def action_mask(self, agent: str) -> Any:
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask = bytearray(self.num_actions)
         if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
-            mask[list(self._legal)] = 1
-        return mask
+            for action in self._legal:
+                mask[action] = 1
+        return np.frombuffer(mask, _INT8)
 
     # -- observations -------------------------------------------------------
     def observe(self, agent: str) -> dict[str, Any]:
-        p = self.possible_agents.index(agent)
-        vec = np.zeros(self.layout.size, dtype=np.float32)
+        p = self._seat.get(agent)
+        if p is None:
+            p = self.possible_agents.index(agent)  # not an agent: the ValueError of a list
         game = self.game
-        if game is not None:
-            self._encode(vec, game, p)
+        vec = np.zeros(self.layout.size, dtype=np.float32) if game is None else self._encode(game, p)
         return {"observation": vec, "action_mask": self.action_mask(agent)}
 
-    def _encode(self, vec: Any, game: Game, p: int) -> None:
-        at = {name: start for name, start, _ in self.layout.parts}
-        view = game.view(p)
-        for card in view.hand:
-            vec[at["hand"] + self._face_action(card)] += 1
-        if view.top is not None:
-            face = self._top_face.get((view.side, view.top))
-            if face is not None:
-                vec[at["top"] + face] = 1
-        if view.current_color in self._color_index:
-            vec[at["color"] + self._color_index[view.current_color]] = 1
-        vec[at["side"] + game.side] = 1
-        vec[at["direction"]] = 1.0 if view.direction == 1 else 0.0
-        sizes = {o.seat: o.hand_size for o in view.opponents}
-        target = max(self.variant.scoring.target or max(max(view.scores), 1), 1)
-        for k in range(1, self.n):
-            vec[at["hand_sizes"] + k - 1] = sizes[(p + k) % self.n]
-        for k in range(self.n):
-            vec[at["scores"] + k] = min(max(view.scores[(p + k) % self.n] / target, 0.0), 2.0)
-        vec[at["penalty"]] = view.penalty
-        vec[at["draw_pile"]] = view.draw_pile_size
+    def _encode(self, game: Game, p: int) -> Any:
+        """The observation of seat `p`, read from the fields of the game that `Game.view`
+        copies into a PlayerView (hands, piles, colour, side, direction, scores, penalty)
+        and the pending decision: the same vector as encoding `game.observation(p)`,
+        without building the view (tests/unit/test_rl_stream.py compares the two).
+        Written into a float32 `array` (cheaper item by item than a NumPy array) that
+        the returned NumPy array then shares; the counts are capped at `self._deck`
+        as the space's bounds say."""
+        vec = array("f", self._blank)
+        hand_at, top_at, color_at, side_at, dir_at, sizes_at, scores_at, penalty_at, pile_at, kind_at, \
+            about_at, prompt_at = self._at
+        deck, face_of = self._deck, self._face_of_id
+        hand = game.hands[p]
+        for card in hand:
+            face = face_of.get(card.face_id)
+            if face is None:
+                face = self._face_action(card)
+            vec[hand_at + face] += 1
+        if len(hand) > deck:  # more cards than a deck (a stacked game): a face's count may pass the cap
+            for face in range(hand_at, top_at):
+                vec[face] = min(vec[face], deck)
+        side = game.side
+        if game.discard_pile:
+            top = game.discard_pile[-1]
+            key = (side, top.face_id)
+            face = self._top_of.get(key)
+            if face is None:  # the view shows the top card's label on the side in play
+                face = self._top_of[key] = self._top_face.get((self.variant.sides[side].name, top.label), -1)
+            if face >= 0:
+                vec[top_at + face] = 1
+        color = game.current_color
+        if color in self._color_index:
+            vec[color_at + self._color_index[color]] = 1
+        vec[side_at + side] = 1
+        vec[dir_at] = 1.0 if game.direction == 1 else 0.0
+        hands, scores, order = game.hands, game.scores, self._order[p]
+        for k in range(1, len(order)):
+            size = len(hands[order[k]])
+            vec[sizes_at + k - 1] = size if size <= deck else deck
+        if any(scores):  # all zero: the blank's zeros
+            target = max(self.variant.scoring.target or max(max(scores), 1), 1)
+            for k, q in enumerate(order):
+                vec[scores_at + k] = min(max(scores[q] / target, 0.0), 2.0)
+        penalty, pile = game.penalty, len(game.draw_pile)
+        if penalty:
+            vec[penalty_at] = penalty if penalty <= deck else deck
+        vec[pile_at] = pile if pile <= deck else deck
         d = game.decision
         if d is not None and d.player == p:
-            vec[at["kind"] + KINDS.index(d.kind)] = 1
+            vec[kind_at + self._kind_index[d.kind]] = 1
             if d.about is not None:
-                vec[at["about"] + self._face_action(d.about)] = 1
+                vec[about_at + self._face_action(d.about)] = 1
             if d.prompt:
-                vec[at["prompt"] + zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS] = 1
-        np.minimum(vec, self._high, out=vec)
+                bucket = self._bucket.get(d.prompt)
+                if bucket is None:
+                    bucket = self._bucket[d.prompt] = zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS
+                vec[prompt_at + bucket] = 1
+        return np.frombuffer(vec, _FLOAT32)
 
     # -- rendering ----------------------------------------------------------
     def render(self) -> str | None:
@@ -401,6 +442,6 @@ def random_policy_episode(environment: UnoEnv, rng: random.Random) -> dict[str, 
         if terminated or truncated:
             environment.step(None)
             continue
-        legal = np.flatnonzero(obs["action_mask"])
+        legal = obs["action_mask"].nonzero()[0]  # np.flatnonzero, without its checks
         environment.step(int(legal[rng.randrange(len(legal))]))
     return totals
