@@ -51,7 +51,7 @@ class Game(Table):
     def __init__(self, variant: Variant, players: int, seed: int = 0, *,
                  max_turns: int = MAX_TURNS, max_rounds: int = 1_000, record: bool = False,
                  stacked: Sequence[str] | None = None, listeners: Sequence[Listener] = (),
-                 listen_to: Iterable[str] | None = None) -> None:
+                 listen_to: Iterable[str] | None = None, count_plays: bool = False) -> None:
         if not variant.min_players <= players <= variant.max_players:
             raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} "
                               f"players, not {players}")
@@ -78,6 +78,9 @@ class Game(Table):
         self.scores = [0] * players
         self.round_turns = []
         self.events = [] if record else None
+        # count_plays: the cards of each face played this round, counted in place (see
+        # plays_by_kind): what a tally needs of every play, without an event per play
+        self.played = [0] * len(face_table(variant)) if count_plays else None
         self.listeners = list(listeners)
         # Events are only built when someone listens: rules, listeners (all events, or
         # just `listen_to`), or a recorded log. Who listens never changes which code runs.
@@ -88,14 +91,15 @@ class Game(Table):
             self._watch = self._watch | set(listen_to)
         # rule_fired is told only when asked for by name (never to a recorded log)
         self._tell_rules = listen_to is not None and "rule_fired" in listen_to
-        if start is None or record or listeners or listen_to is not None:
+        if start is None or record or listeners or listen_to is not None or count_plays:
             self._rewatch()
         self._queue = deque()
         self._answers = []  # every answer given to a decision with a choice in it
         self._stack = [Run(variant.flow[0], 0, {}, 0)]  # the continuation; its top is the last frame
         self._paused = []  # the frames of a pause, innermost first (see Machine.pause)
         shared = variant.cache.get("deck")
-        if start is None and shared is not None and shared[1] is self._decks and not (record or listeners or listen_to):
+        if start is None and shared is not None and shared[1] is self._decks and not (
+                record or listeners or listen_to or count_plays):
             variant.cache[f"start {players}"] = {k: v for k, v in self.__dict__.items() if k in START}
         self._go(None)
 
@@ -342,12 +346,27 @@ class Game(Table):
             self._tell_rules = True
         self._rewatch()
 
+    def plays_by_kind(self) -> dict[str, int]:
+        """How many cards of each kind were played this round (a game made with
+        `count_plays=True`; else an error): the tally a simulation keeps of every play,
+        at the cost of one count per play instead of a card_played event."""
+        if self.played is None:
+            raise UnoDslError("this game counts no plays: make it with count_plays=True")
+        kind_of = self.variant.cache.get("face kinds")
+        if kind_of is None:
+            kind_of = self.variant.cache["face kinds"] = [info[1] for info in face_table(self.variant).values()]
+        kinds: dict[str, int] = {}
+        for kind, count in zip(kind_of, self.played, strict=True):
+            if count:
+                kinds[kind] = kinds.get(kind, 0) + count
+        return kinds
+
     def _rewatch(self) -> None:
         """Flags for the hot paths: is anyone watching the events of a turn, of a card played,
         of a card drawn? (Only faster tests of the watch: who listens changes no code.)"""
         watch = self._watch
         self._loud_turn = "turn_start" in watch or "turn_end" in watch or "choice" in watch
-        self._loud_play = "card_played" in watch or "hand_changed" in watch
+        self._loud_play = "card_played" in watch or "hand_changed" in watch or self.played is not None
         self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
 
     def view(self, player: int) -> PlayerView:

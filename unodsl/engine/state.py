@@ -35,7 +35,7 @@ FIELDS: dict[str, Kind] = {
     # the table, copied by a clone
     "draw_pile": "zone", "discard_pile": "zone", "aside": "zone", "hands": "table",
     "flags": "table", "revealed": "table", "scores": "table", "round_turns": "table", "_answers": "table",
-    "events": "table",
+    "events": "table", "played": "table",
     # where the game stands: frames and queued rules hold programs' variables
     "_stack": "envs", "_queue": "envs",
     # the same at every start
@@ -83,6 +83,7 @@ COPIES: dict[str, Callable[[Any], Any]] = {
     "round_turns": list.copy,
     "_answers": list.copy,
     "events": lambda events: None if events is None else events[:],
+    "played": lambda played: None if played is None else played[:],
 }
 assert set(COPIES) | {"hands"} == {k for k, kind in FIELDS.items() if kind == "table"}
 assert set(RESET) == {k for k, kind in FIELDS.items() if kind == "reset"}
@@ -146,6 +147,7 @@ class State:
     _stop_after: int | None
     # who listens
     events: list[tuple[str, dict[str, Any]]] | None
+    played: list[int] | None  # with count_plays: the round's plays of each face, by face id
     listeners: list[Callable[..., None]]
     _watch: Any
     _tell_rules: bool

@@ -42,6 +42,8 @@ class Table(Machine):
         if card.color is not None:
             self.current_color = card.color
         if self._loud_play:
+            if self.played is not None:
+                self.played[card.face_id] += 1
             if "card_played" in self._watch:
                 self.emit("card_played", {"player": p, "card": card})
             if "hand_changed" in self._watch:
@@ -188,6 +190,8 @@ class Table(Machine):
         self.emptied = None
         self.offered = None
         self.turns = 0
+        if self.played is not None:
+            self.played = [0] * len(self.played)
         self.out, self._newly_out = self.out_of_game, frozenset()
         self.bent = bool(self.out)
 

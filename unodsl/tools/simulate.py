@@ -171,7 +171,7 @@ class Failure:
 class _Recorder:
     """The listener that feeds a tally from one game's events."""
 
-    __slots__ = ("dealer", "first_dealer", "kinds", "n", "reshuffles", "seats", "tally", "turns_done")
+    __slots__ = ("dealer", "first_dealer", "n", "reshuffles", "seats", "tally", "turns_done")
 
     def __init__(self, tally: Tally, seats: list[str]) -> None:
         self.tally = tally
@@ -179,22 +179,19 @@ class _Recorder:
         self.n = tally.players
         self.first_dealer: int | None = None
         self.dealer = 0
-        self.kinds: Counter[str] = Counter()
         self.reshuffles = 0
         self.turns_done = 0
 
-    EVENTS = ("card_played", "reshuffled", "round_start", "round_end")
+    # (the plays are counted by the game itself: see Game.plays_by_kind)
+    EVENTS = ("reshuffled", "round_start", "round_end")
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
-        if name == "card_played":
-            self.kinds[data["card"].kind] += 1
-        elif name == "reshuffled":
+        if name == "reshuffled":
             self.reshuffles += 1
         elif name == "round_start":
             self.dealer = data["player"]
             if self.first_dealer is None:
                 self.first_dealer = self.dealer
-            self.kinds = Counter()
             self.reshuffles = 0
         elif name == "round_end":
             t = self.tally
@@ -208,8 +205,9 @@ class _Recorder:
             t.turns_per_round[game.turns] += 1
             t.points_per_round[sum(data["points"])] += 1
             t.reshuffles_per_round[self.reshuffles] += 1
-            t.plays.update(self.kinds)
-            for kind, count in self.kinds.items():
+            kinds = game.plays_by_kind()
+            t.plays.update(kinds)
+            for kind, count in kinds.items():
                 t.plays_sq[kind] += count * count
             self.turns_done += game.turns
 
@@ -289,7 +287,8 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally,
     tally.games += 1
     game: Game | None = None
     try:
-        game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=listeners, listen_to=events)
+        game = Game(variant, n, seed, max_turns=setup.max_turns, listeners=listeners, listen_to=events,
+                    count_plays=True)
         game.autoplay(bots, rounds=1 if setup.rounds_only else None)
     except RunawayRound:
         tally.runaway += 1
