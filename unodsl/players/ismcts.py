@@ -52,6 +52,7 @@ from typing import Any
 from ..engine.actions import Decision, Play, decode_answer, encode_answer
 from ..engine.cards import Card
 from ..engine.game import Chooser, Game
+from ..engine.information import Redeal, shuffle
 from ..engine.view import outward
 from ..errors import IllegalAction, RunawayRound, UnoDslError
 
@@ -135,13 +136,14 @@ class ISMCTSAgent:
         self._fit = self._constraints(game, me) if self.infer else []
         if me != self._me:
             self._me, self._rollout_agents = me, []
+        deal = Redeal(position, me)  # the unseen places, found once for every determinisation
         if self.seconds is None:
             for _ in range(self.iterations):
-                self._iterate(position, me, root, rng)
+                self._iterate(deal, me, root, rng)
         else:
             deadline = time.perf_counter() + self.seconds
             while True:
-                self._iterate(position, me, root, rng)
+                self._iterate(deal, me, root, rng)
                 if time.perf_counter() >= deadline:
                     break
         children = root.children
@@ -154,8 +156,8 @@ class ISMCTSAgent:
         return options[max(range(len(options)), key=merit)]
 
     # -- one iteration ----------------------------------------------------------
-    def _iterate(self, position: Game, me: int, root: _Node, rng: random.Random) -> None:
-        g = position.resample(me, rng)
+    def _iterate(self, deal: Redeal, me: int, root: _Node, rng: random.Random) -> None:
+        g: Game = deal(rng)  # position.resample(me, rng)
         if self._fit:
             _fit_deal(g, self._fit, rng)
         outcome = _RoundEnd()
@@ -359,8 +361,8 @@ def _fit_deal(g: Game, fits: list[_Fit], rng: random.Random) -> None:
             continue
         wrong = [i for i, c in enumerate(hand) if not fit.fits(c)]
         spare = [j for j, c in enumerate(pile) if fit.fits(c)]
-        rng.shuffle(wrong)
-        rng.shuffle(spare)
+        shuffle(wrong, rng)
+        shuffle(spare, rng)
         for i in wrong:
             if short <= 0:
                 break
