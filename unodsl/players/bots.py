@@ -61,7 +61,7 @@ class GreedyAgent:
         if decision.kind in PLAY_KINDS:
             plays = [o for o in options if isinstance(o, Play)]
             if plays:
-                return max(plays, key=lambda o: (o.card.points, -o.card.id))
+                return _heaviest(plays)
             return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
         if decision.kind == "color":
             counts = Counter(c.color for c in hand if c.color in options)
@@ -100,24 +100,35 @@ class ExpertAgent:
             plays = [o for o in options if type(o) is Play]
             if not plays:
                 return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
-            hand = game.hands[decision.player]
-            fewest = min((len(h) for q, h in enumerate(game.hands) if q != decision.player), default=99)
-            urgent = fewest <= self.urgent or len(hand) <= self.own_urgent
-            if urgent:
-                return max(plays, key=lambda o: (o.card.points, -o.card.id))
-            counts = Counter(c.color for c in hand if not c.wild)
-            plain = any(not o.card.wild for o in plays)
-
-            def merit(o: Play) -> tuple[float, int]:
+            me = decision.player
+            hands = game.hands
+            hand = hands[me]
+            if self._urgent(hands, me, len(hand)):
+                return _heaviest(plays)
+            # The card of highest merit, the first of equals as max() gives: a wild is worth
+            # -100 while a coloured card can go (else points / 10); a coloured card
+            # points * by_points, plus `action` for a card without a rank with a follow-up.
+            plain = False
+            for o in plays:
+                if not o.card.wild:
+                    plain = True
+                    break
+            several = len(plays) > 1
+            by_points, action = self.by_points, self.action
+            best: Play | None = None
+            best_score = 0.0
+            best_id = 0
+            for o in plays:
                 card = o.card
                 if card.wild:
-                    return (-100.0 if plain else card.points / 10, -card.id)
-                score = card.points * self.by_points
-                if card.rank is None and (counts[card.color] > 1 or len(plays) > 1):
-                    score += self.action  # an action card with something to follow it
-                return (score, -card.id)
-
-            best = max(plays, key=merit)
+                    score = -100.0 if plain else card.points / 10
+                else:
+                    score = card.points * by_points
+                    if card.rank is None and (several or _more_than_one(hand, card.color)):
+                        score += action  # an action card with something to follow it
+                if best is None or score > best_score or (score == best_score and card.id < best_id):
+                    best, best_score, best_id = o, score, card.id
+            assert best is not None
             if kind == "drawn" and self.keep_drawn_wild and best.card.wild and KEEP in options and len(hand) > 3:
                 return KEEP  # a drawn wild is kept for when nothing else goes
             return best
@@ -135,6 +146,38 @@ class ExpertAgent:
         if kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
         return True if True in options else options[0]
+
+
+    def _urgent(self, hands: list[list[Any]], me: int, own: int) -> bool:
+        """Is someone about to go out: an opponent with `urgent` cards or fewer (99 when
+        there is none), or itself with `own_urgent` or fewer?"""
+        if own <= self.own_urgent:
+            return True
+        return min(map(len, hands[:me] + hands[me + 1:]), default=99) <= self.urgent
+
+
+def _heaviest(plays: list[Play]) -> Play:
+    """The play of the card worth most points, the lowest id among equals (as
+    max(plays, key=(points, -id)) gives)."""
+    best = plays[0]
+    card = best.card
+    points, ident = card.points, card.id
+    for o in plays:
+        card = o.card
+        if card.points > points or (card.points == points and card.id < ident):
+            best, points, ident = o, card.points, card.id
+    return best
+
+
+def _more_than_one(hand: list[Any], color: str | None) -> bool:
+    """Does `hand` hold more than one card of `color` that is not wild?"""
+    seen = 0
+    for c in hand:
+        if c.color == color and not c.wild:
+            seen += 1
+            if seen > 1:
+                return True
+    return False
 
 
 AGENTS: dict[str, Callable[[random.Random], Agent]] = {
