@@ -83,7 +83,7 @@ class Redeal:
     the cost of a clone, a shuffle and a deal. Valid while `game` does not change (a
     search resamples one position many times)."""
 
-    __slots__ = ("backs", "cards", "game", "need", "places", "player")
+    __slots__ = ("backs", "cards", "game", "need", "places", "player", "runs")
 
     def __init__(self, game: Any, player: int) -> None:
         self.game, self.player = game, player
@@ -103,6 +103,15 @@ class Redeal:
         # A place that shows a face outward takes a card that shows it; any card fits the others.
         self.need = Counter(back for _, _, back in places if back is not None)
         self.backs = [outward(c) for c in self.cards] if self.need else None
+        # the places by zone, in order: (seat or -1, its indices or None for all of it, from, to)
+        self.runs: list[tuple[int, list[int] | None, int, int]] = []
+        k = 0
+        for q in [*range(game.n), -1]:
+            at = [i for z, i, _ in places if z == q]
+            if at:
+                whole = at == list(range(len(pile if q < 0 else game.hands[q])))
+                self.runs.append((q, None if whole else at, k, k + len(at)))
+                k += len(at)
 
     def __call__(self, rng: random.Random) -> Any:
         g = self.game.clone()
@@ -112,11 +121,14 @@ class Redeal:
         if self.backs is None:  # no place shows a face: the shuffled cards, dealt from the end
             cards = self.cards[:]
             shuffle(cards, rng)
-            for (q, i, _), c in zip(places, reversed(cards), strict=True):
-                if q < 0:
-                    pile[i] = c
+            cards.reverse()
+            for q, at, start, end in self.runs:
+                zone = pile if q < 0 else hands[q]
+                if at is None:
+                    zone[:] = cards[start:end]  # (in place: variables may hold the zone)
                 else:
-                    hands[q][i] = c
+                    for i, c in zip(at, cards[start:end], strict=True):
+                        zone[i] = c
         else:
             order = list(range(len(self.cards)))
             shuffle(order, rng)
@@ -144,13 +156,17 @@ def shuffle(items: list[Any], rng: random.Random) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
+    bits = _BITS if len(items) < len(_BITS) else [n.bit_length() for n in range(len(items) + 1)]
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = bits[n]
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+_BITS = [n.bit_length() for n in range(1025)]  # (n.bit_length() for the lists a shuffle usually meets)
 
 
 def _refresh_turn(g: Any, player: int) -> None:

@@ -103,7 +103,9 @@ class ExpertAgent:
             me = decision.player
             hands = game.hands
             hand = hands[me]
-            if self._urgent(hands, me, len(hand)):
+            # someone about to go out: an opponent with `urgent` cards or fewer (99 with no
+            # opponent), or itself with `own_urgent` or fewer
+            if len(hand) <= self.own_urgent or min(map(len, hands[:me] + hands[me + 1:]), default=99) <= self.urgent:
                 return _heaviest(plays)
             # The card of highest merit, the first of equals as max() gives: a wild is worth
             # -100 while a coloured card can go (else points / 10); a coloured card
@@ -134,26 +136,27 @@ class ExpertAgent:
             return best
         if kind == "color":
             hand = game.hands[decision.player]
-            counts = Counter(c.color for c in hand if c.color in options and not c.wild)
-            points: Counter[str | None] = Counter()
+            counts: dict[Any, int] = {}
+            points: dict[Any, int] = {}
             for c in hand:
-                if c.color in options and not c.wild:
-                    points[c.color] += c.points
-            return max(options, key=lambda col: (counts[col], points[col], -options.index(col)))
+                color = c.color
+                if not c.wild and color in options:
+                    counts[color] = counts.get(color, 0) + 1
+                    points[color] = points.get(color, 0) + c.points
+            # the colour held most, then by points, the first of equals (max with -index)
+            choice = options[0]
+            most = (counts.get(choice, 0), points.get(choice, 0))
+            for color in options:
+                held = (counts.get(color, 0), points.get(color, 0))
+                if held > most:
+                    choice, most = color, held
+            return choice
         if kind == "player":
             sizes = {o.seat: o.hand_size for o in game.view(decision.player).opponents}
             return min(options, key=lambda p: (sizes.get(p, 99), p))
         if kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
         return True if True in options else options[0]
-
-
-    def _urgent(self, hands: list[list[Any]], me: int, own: int) -> bool:
-        """Is someone about to go out: an opponent with `urgent` cards or fewer (99 when
-        there is none), or itself with `own_urgent` or fewer?"""
-        if own <= self.own_urgent:
-            return True
-        return min(map(len, hands[:me] + hands[me + 1:]), default=99) <= self.urgent
 
 
 def _heaviest(plays: list[Play]) -> Play:

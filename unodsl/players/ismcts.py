@@ -356,11 +356,13 @@ def _fit_deal(g: Game, fits: list[_Fit], rng: random.Random) -> None:
     pile = g.draw_pile
     for fit in fits:
         hand = g.hands[fit.player]
-        short = fit.need - sum(1 for c in hand if fit.fits(c))
+        known, ask = fit.unplayable, fit.fits  # (the answers so far by face, and the question)
+        flags = [known[c.face_id] if c.face_id in known else ask(c) for c in hand]
+        short = fit.need - sum(flags)
         if short <= 0:
             continue
-        wrong = [i for i, c in enumerate(hand) if not fit.fits(c)]
-        spare = [j for j, c in enumerate(pile) if fit.fits(c)]
+        wrong = [i for i, ok in enumerate(flags) if not ok]
+        spare = [j for j, c in enumerate(pile) if (known[c.face_id] if c.face_id in known else ask(c))]
         shuffle(wrong, rng)
         shuffle(spare, rng)
         for i in wrong:
