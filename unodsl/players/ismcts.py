@@ -163,8 +163,20 @@ class ISMCTSAgent:
         outcome = _RoundEnd()
         g.watch(outcome, ("round_end",))
         rounds = len(g.round_turns)
-        node = root
         path: list[_Node] = []
+        try:  # the round's end stops the clone where it is decided (see _RoundEnd)
+            self._walk(g, root, path, rounds, outcome, rng)
+            rewards = self._rollout(g, rounds, outcome, rng)
+        except _RoundOver:
+            rewards = [1.0 if q == outcome[0] else 0.0 for q in range(g.n)]
+        for n in path:
+            n.visits += 1
+            n.total += rewards[n.player]
+
+    def _walk(self, g: Game, node: _Node, path: list[_Node], rounds: int, outcome: _RoundEnd,
+              rng: random.Random) -> None:
+        """Down the tree from `node` on `g`, each step's node appended to `path`, until a
+        node is expanded (or the round ends)."""
         log = math.log
         c = self.c
         while not outcome:
@@ -208,10 +220,6 @@ class ISMCTSAgent:
             node = best[0]
             path.append(node)
             g.apply(best[1])
-        rewards = self._rollout(g, rounds, outcome, rng)
-        for n in path:
-            n.visits += 1
-            n.total += rewards[n.player]
 
     def _constraints(self, game: Game, me: int) -> list[_Fit]:
         """What the opponents' draws tell: for each turn an opponent began by drawing
@@ -377,12 +385,20 @@ def _fit_deal(g: Game, fits: list[_Fit], rng: random.Random) -> None:
                     break
 
 
+class _RoundOver(Exception):
+    """Raised by _RoundEnd: the round of a searched clone is decided."""
+
+
 class _RoundEnd(list[int]):
-    """A listener that notes who won the round."""
+    """A listener that notes who won the round, and stops the clone there: the reward
+    is the winner alone, so the round's end rules, the scores and the next round's
+    deal would be work thrown away. (A listener's exception leaves apply and autoplay
+    as itself; the clone is dropped.)"""
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         if name == "round_end":
             self.append(data["player"])
+            raise _RoundOver
 
 
 def _by_hand_sizes(g: Game) -> list[float]:
