@@ -105,7 +105,16 @@ class ExpertAgent:
             hand = hands[me]
             # someone about to go out: an opponent with `urgent` cards or fewer (99 with no
             # opponent), or itself with `own_urgent` or fewer
-            if len(hand) <= self.own_urgent or min(map(len, hands[:me] + hands[me + 1:]), default=99) <= self.urgent:
+            urgent = len(hand) <= self.own_urgent
+            if not urgent:
+                most = self.urgent
+                if len(hands) == 1:
+                    urgent = most >= 99
+                for h in hands:
+                    if h is not hand and len(h) <= most:
+                        urgent = True
+                        break
+            if urgent:
                 return _heaviest(plays)
             # The card of highest merit, the first of equals as max() gives: a wild is worth
             # -100 while a coloured card can go (else points / 10); a coloured card
