@@ -154,11 +154,11 @@ class ExpertAgent:
                     points[color] = points.get(color, 0) + c.points
             # the colour held most, then by points, the first of equals (max with -index)
             choice = options[0]
-            most = (counts.get(choice, 0), points.get(choice, 0))
+            top = (counts.get(choice, 0), points.get(choice, 0))
             for color in options:
                 held = (counts.get(color, 0), points.get(color, 0))
-                if held > most:
-                    choice, most = color, held
+                if held > top:
+                    choice, top = color, held
             return choice
         if kind == "player":
             sizes = {o.seat: o.hand_size for o in game.view(decision.player).opponents}
