@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import GameError
-from .actions import Decision
+from .actions import Decision, Play
 from .cards import Card
 from .events import EVENTS, visible_to
 from .flow import turn_options
@@ -74,36 +74,99 @@ def resample(game: Any, player: int, rng: random.Random) -> Any:
     outward face they can see (the backs of two-sided cards in hands, and of the draw
     pile's top card). Cards shown to everyone, and cards the game is in the middle of
     using (those a pending decision or a running effect holds), stay where they are."""
-    g = game.clone()
-    g.replayable = False
-    queued = [env for _, env in g._queue]  # (a queued rule: its program, the variant's, and its variables)
-    pinned = {c.id for c in _cards_in([g._stack, queued, g.decision, g.penalty_answer])}
-    pinned |= {c.id for q in range(g.n) for c in g.shown(q)}  # cards shown to everyone stay where they are
-    places: list[tuple[list[Card], int, str | None]] = []  # zone, index, the face it must show outward
-    for q, hand in enumerate(g.hands):
-        if q != player:
-            places += [(hand, i, outward(c)) for i, c in enumerate(hand) if c.id not in pinned]
-    pile = g.draw_pile
-    places += [(pile, i, outward(c) if i == len(pile) - 1 else None)
-               for i, c in enumerate(pile) if c.id not in pinned]
-    cards = [zone[i] for zone, i, _ in places]
-    rng.shuffle(cards)
-    # A place that shows a face outward takes a card that shows it; any card fits the others.
-    need = Counter(back for _, _, back in places if back is not None)
-    showing: dict[str, list[Card]] = {}
-    free: list[Card] = []
-    for c in cards:  # in random order: each group gets a random subset, the rest a random order
-        back = outward(c)
-        if back is not None and len(showing.setdefault(back, [])) < need[back]:
-            showing[back].append(c)
+    return Redeal(game, player)(rng)
+
+
+class Redeal:
+    """The places of `game` that `player` cannot see, found once: each call is then one
+    `resample(game, player, rng)` (the same clone for the same generator state), at
+    the cost of a clone, a shuffle and a deal. Valid while `game` does not change (a
+    search resamples one position many times)."""
+
+    __slots__ = ("backs", "cards", "game", "need", "places", "player", "runs")
+
+    def __init__(self, game: Any, player: int) -> None:
+        self.game, self.player = game, player
+        queued = [env for _, env in game._queue]  # (a queued rule: its program, the variant's, and its variables)
+        pinned = {c.id for c in _cards_in([game._stack, queued, game.decision, game.penalty_answer])}
+        pinned |= {c.id for q in range(game.n) for c in game.shown(q)}  # cards shown to everyone stay where they are
+        # zone (a seat, or -1: the draw pile), index, the face it must show outward
+        places: list[tuple[int, int, str | None]] = []
+        for q, hand in enumerate(game.hands):
+            if q != player:
+                places += [(q, i, outward(c)) for i, c in enumerate(hand) if c.id not in pinned]
+        pile = game.draw_pile
+        last = len(pile) - 1
+        places += [(-1, i, outward(c) if i == last else None) for i, c in enumerate(pile) if c.id not in pinned]
+        self.places = places
+        self.cards = [pile[i] if q < 0 else game.hands[q][i] for q, i, _ in places]
+        # A place that shows a face outward takes a card that shows it; any card fits the others.
+        self.need = Counter(back for _, _, back in places if back is not None)
+        self.backs = [outward(c) for c in self.cards] if self.need else None
+        # the places by zone, in order: (seat or -1, its indices or None for all of it, from, to)
+        self.runs: list[tuple[int, list[int] | None, int, int]] = []
+        k = 0
+        for q in [*range(game.n), -1]:
+            at = [i for z, i, _ in places if z == q]
+            if at:
+                whole = at == list(range(len(pile if q < 0 else game.hands[q])))
+                self.runs.append((q, None if whole else at, k, k + len(at)))
+                k += len(at)
+
+    def __call__(self, rng: random.Random) -> Any:
+        g = self.game.clone()
+        g.replayable = False
+        places = self.places
+        hands, pile = g.hands, g.draw_pile
+        if self.backs is None:  # no place shows a face: the shuffled cards, dealt from the end
+            cards = self.cards[:]
+            shuffle(cards, rng)
+            cards.reverse()
+            for q, at, start, end in self.runs:
+                zone = pile if q < 0 else hands[q]
+                if at is None:
+                    zone[:] = cards[start:end]  # (in place: variables may hold the zone)
+                else:
+                    for i, c in zip(at, cards[start:end], strict=True):
+                        zone[i] = c
         else:
-            free.append(c)
-    for zone, i, back in places:
-        zone[i] = free.pop() if back is None else showing[back].pop()
-    g._rng = random.Random(rng.getrandbits(64))
-    g._rng_shared = False
-    _refresh_turn(g, player)
-    return g
+            order = list(range(len(self.cards)))
+            shuffle(order, rng)
+            need, backs, cards = self.need, self.backs, self.cards
+            showing: dict[str, list[Card]] = {}
+            free: list[Card] = []
+            for k in order:  # in random order: each group gets a random subset, the rest a random order
+                back = backs[k]
+                if back is not None and len(showing.setdefault(back, [])) < need[back]:
+                    showing[back].append(cards[k])
+                else:
+                    free.append(cards[k])
+            for q, i, back in places:
+                (pile if q < 0 else hands[q])[i] = free.pop() if back is None else showing[back].pop()
+        g._rng = random.Random(rng.getrandbits(64))
+        g._rng_shared = False
+        _refresh_turn(g, self.player)
+        return g
+
+
+def shuffle(items: list[Any], rng: random.Random) -> None:
+    """`rng.shuffle(items)`, the same permutation from the same draws, without a method
+    call per card (the Fisher-Yates of CPython's Random.shuffle, its `_randbelow` inlined)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    bits = _BITS if len(items) < len(_BITS) else [n.bit_length() for n in range(len(items) + 1)]
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+_BITS = [n.bit_length() for n in range(1025)]  # (n.bit_length() for the lists a shuffle usually meets)
 
 
 def _refresh_turn(g: Any, player: int) -> None:
@@ -119,13 +182,26 @@ def _refresh_turn(g: Any, player: int) -> None:
 def _cards_in(things: Iterable[Any]) -> Iterable[Card]:
     """Every card inside frames, queued rules, decisions and variables."""
     todo = list(things)
+    pop, extend = todo.pop, todo.extend
     while todo:
-        x = todo.pop()
-        if isinstance(x, Card):
+        x = pop()
+        kind = type(x)
+        if kind is Card:
             yield x
-        elif type(x) in FRAMES:  # (its variables, not the variant's program it names)
-            todo.extend(held(x))
+        elif kind in FRAMES:  # (its variables, not the variant's program it names)
+            extend(held(x))
+        elif kind is list or kind is tuple or kind is Play:
+            extend(x)
+        elif kind is dict:
+            extend(x.values())
+        elif kind in _ATOMS:
+            continue
+        elif isinstance(x, Card):
+            yield x
         elif isinstance(x, (list, tuple)):
-            todo.extend(x)
+            extend(x)
         elif isinstance(x, dict):
-            todo.extend(x.values())
+            extend(x.values())
+
+
+_ATOMS = frozenset((str, int, bool, float, type(None)))

@@ -61,7 +61,7 @@ class GreedyAgent:
         if decision.kind in PLAY_KINDS:
             plays = [o for o in options if isinstance(o, Play)]
             if plays:
-                return max(plays, key=lambda o: (o.card.points, -o.card.id))
+                return _heaviest(plays)
             return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
         if decision.kind == "color":
             counts = Counter(c.color for c in hand if c.color in options)
@@ -100,41 +100,96 @@ class ExpertAgent:
             plays = [o for o in options if type(o) is Play]
             if not plays:
                 return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
-            hand = game.hands[decision.player]
-            fewest = min((len(h) for q, h in enumerate(game.hands) if q != decision.player), default=99)
-            urgent = fewest <= self.urgent or len(hand) <= self.own_urgent
+            me = decision.player
+            hands = game.hands
+            hand = hands[me]
+            # someone about to go out: an opponent with `urgent` cards or fewer (99 with no
+            # opponent), or itself with `own_urgent` or fewer
+            urgent = len(hand) <= self.own_urgent
+            if not urgent:
+                most = self.urgent
+                if len(hands) == 1:
+                    urgent = most >= 99
+                for h in hands:
+                    if h is not hand and len(h) <= most:
+                        urgent = True
+                        break
             if urgent:
-                return max(plays, key=lambda o: (o.card.points, -o.card.id))
-            counts = Counter(c.color for c in hand if not c.wild)
-            plain = any(not o.card.wild for o in plays)
-
-            def merit(o: Play) -> tuple[float, int]:
+                return _heaviest(plays)
+            # The card of highest merit, the first of equals as max() gives: a wild is worth
+            # -100 while a coloured card can go (else points / 10); a coloured card
+            # points * by_points, plus `action` for a card without a rank with a follow-up.
+            plain = False
+            for o in plays:
+                if not o.card.wild:
+                    plain = True
+                    break
+            several = len(plays) > 1
+            by_points, action = self.by_points, self.action
+            best: Play | None = None
+            best_score = 0.0
+            best_id = 0
+            for o in plays:
                 card = o.card
                 if card.wild:
-                    return (-100.0 if plain else card.points / 10, -card.id)
-                score = card.points * self.by_points
-                if card.rank is None and (counts[card.color] > 1 or len(plays) > 1):
-                    score += self.action  # an action card with something to follow it
-                return (score, -card.id)
-
-            best = max(plays, key=merit)
+                    score = -100.0 if plain else card.points / 10
+                else:
+                    score = card.points * by_points
+                    if card.rank is None and (several or _more_than_one(hand, card.color)):
+                        score += action  # an action card with something to follow it
+                if best is None or score > best_score or (score == best_score and card.id < best_id):
+                    best, best_score, best_id = o, score, card.id
+            assert best is not None
             if kind == "drawn" and self.keep_drawn_wild and best.card.wild and KEEP in options and len(hand) > 3:
                 return KEEP  # a drawn wild is kept for when nothing else goes
             return best
         if kind == "color":
             hand = game.hands[decision.player]
-            counts = Counter(c.color for c in hand if c.color in options and not c.wild)
-            points: Counter[str | None] = Counter()
+            counts: dict[Any, int] = {}
+            points: dict[Any, int] = {}
             for c in hand:
-                if c.color in options and not c.wild:
-                    points[c.color] += c.points
-            return max(options, key=lambda col: (counts[col], points[col], -options.index(col)))
+                color = c.color
+                if not c.wild and color in options:
+                    counts[color] = counts.get(color, 0) + 1
+                    points[color] = points.get(color, 0) + c.points
+            # the colour held most, then by points, the first of equals (max with -index)
+            choice = options[0]
+            top = (counts.get(choice, 0), points.get(choice, 0))
+            for color in options:
+                held = (counts.get(color, 0), points.get(color, 0))
+                if held > top:
+                    choice, top = color, held
+            return choice
         if kind == "player":
             sizes = {o.seat: o.hand_size for o in game.view(decision.player).opponents}
             return min(options, key=lambda p: (sizes.get(p, 99), p))
         if kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
         return True if True in options else options[0]
+
+
+def _heaviest(plays: list[Play]) -> Play:
+    """The play of the card worth most points, the lowest id among equals (as
+    max(plays, key=(points, -id)) gives)."""
+    best = plays[0]
+    card = best.card
+    points, ident = card.points, card.id
+    for o in plays:
+        card = o.card
+        if card.points > points or (card.points == points and card.id < ident):
+            best, points, ident = o, card.points, card.id
+    return best
+
+
+def _more_than_one(hand: list[Any], color: str | None) -> bool:
+    """Does `hand` hold more than one card of `color` that is not wild?"""
+    seen = 0
+    for c in hand:
+        if c.color == color and not c.wild:
+            seen += 1
+            if seen > 1:
+                return True
+    return False
 
 
 AGENTS: dict[str, Callable[[random.Random], Agent]] = {

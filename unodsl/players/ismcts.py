@@ -52,6 +52,7 @@ from typing import Any
 from ..engine.actions import Decision, Play, decode_answer, encode_answer
 from ..engine.cards import Card
 from ..engine.game import Chooser, Game
+from ..engine.information import Redeal, shuffle
 from ..engine.view import outward
 from ..errors import IllegalAction, RunawayRound, UnoDslError
 
@@ -135,13 +136,14 @@ class ISMCTSAgent:
         self._fit = self._constraints(game, me) if self.infer else []
         if me != self._me:
             self._me, self._rollout_agents = me, []
+        deal = Redeal(position, me)  # the unseen places, found once for every determinisation
         if self.seconds is None:
             for _ in range(self.iterations):
-                self._iterate(position, me, root, rng)
+                self._iterate(deal, me, root, rng)
         else:
             deadline = time.perf_counter() + self.seconds
             while True:
-                self._iterate(position, me, root, rng)
+                self._iterate(deal, me, root, rng)
                 if time.perf_counter() >= deadline:
                     break
         children = root.children
@@ -154,15 +156,27 @@ class ISMCTSAgent:
         return options[max(range(len(options)), key=merit)]
 
     # -- one iteration ----------------------------------------------------------
-    def _iterate(self, position: Game, me: int, root: _Node, rng: random.Random) -> None:
-        g = position.resample(me, rng)
+    def _iterate(self, deal: Redeal, me: int, root: _Node, rng: random.Random) -> None:
+        g: Game = deal(rng)  # position.resample(me, rng)
         if self._fit:
             _fit_deal(g, self._fit, rng)
         outcome = _RoundEnd()
         g.watch(outcome, ("round_end",))
         rounds = len(g.round_turns)
-        node = root
         path: list[_Node] = []
+        try:  # the round's end stops the clone where it is decided (see _RoundEnd)
+            self._walk(g, root, path, rounds, outcome, rng)
+            rewards = self._rollout(g, rounds, outcome, rng)
+        except _RoundOver:
+            rewards = [1.0 if q == outcome[0] else 0.0 for q in range(g.n)]
+        for n in path:
+            n.visits += 1
+            n.total += rewards[n.player]
+
+    def _walk(self, g: Game, node: _Node, path: list[_Node], rounds: int, outcome: _RoundEnd,
+              rng: random.Random) -> None:
+        """Down the tree from `node` on `g`, each step's node appended to `path`, until a
+        node is expanded (or the round ends)."""
         log = math.log
         c = self.c
         while not outcome:
@@ -206,10 +220,6 @@ class ISMCTSAgent:
             node = best[0]
             path.append(node)
             g.apply(best[1])
-        rewards = self._rollout(g, rounds, outcome, rng)
-        for n in path:
-            n.visits += 1
-            n.total += rewards[n.player]
 
     def _constraints(self, game: Game, me: int) -> list[_Fit]:
         """What the opponents' draws tell: for each turn an opponent began by drawing
@@ -354,13 +364,15 @@ def _fit_deal(g: Game, fits: list[_Fit], rng: random.Random) -> None:
     pile = g.draw_pile
     for fit in fits:
         hand = g.hands[fit.player]
-        short = fit.need - sum(1 for c in hand if fit.fits(c))
+        known, ask = fit.unplayable, fit.fits  # (the answers so far by face, and the question)
+        flags = [known[c.face_id] if c.face_id in known else ask(c) for c in hand]
+        short = fit.need - sum(flags)
         if short <= 0:
             continue
-        wrong = [i for i, c in enumerate(hand) if not fit.fits(c)]
-        spare = [j for j, c in enumerate(pile) if fit.fits(c)]
-        rng.shuffle(wrong)
-        rng.shuffle(spare)
+        wrong = [i for i, ok in enumerate(flags) if not ok]
+        spare = [j for j, c in enumerate(pile) if (known[c.face_id] if c.face_id in known else ask(c))]
+        shuffle(wrong, rng)
+        shuffle(spare, rng)
         for i in wrong:
             if short <= 0:
                 break
@@ -373,12 +385,20 @@ def _fit_deal(g: Game, fits: list[_Fit], rng: random.Random) -> None:
                     break
 
 
+class _RoundOver(Exception):
+    """Raised by _RoundEnd: the round of a searched clone is decided."""
+
+
 class _RoundEnd(list[int]):
-    """A listener that notes who won the round."""
+    """A listener that notes who won the round, and stops the clone there: the reward
+    is the winner alone, so the round's end rules, the scores and the next round's
+    deal would be work thrown away. (A listener's exception leaves apply and autoplay
+    as itself; the clone is dropped.)"""
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         if name == "round_end":
             self.append(data["player"])
+            raise _RoundOver
 
 
 def _by_hand_sizes(g: Game) -> list[float]:
