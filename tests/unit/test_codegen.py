@@ -33,7 +33,7 @@ FIXED = {
     "answered", "resume", "choosers", "a", "ran", "start", "items", "k",
     "bool", "dict", "type", "tuple", "len", "id", "any", "all", "sum", "range", "Exception", "RecursionError",
     "PAUSED", "ASK", "Decision", "DRAW", "KEEP", "PASS", "decision", "TURN_TYPES", "illegal", "VariantRuntimeError",
-    "RunawayRound", "Ask", "For", "While", "Repeat",
+    "RunawayRound", "Ask", "new_for", "new_while", "new_repeat",
 }
 # (i<n>_…: the locals of a flow step's body, put in place of a call by engine/inliner.py)
 MADE = re.compile(r"^(o\d+_\w*|E_\w+|l_\w+|i\d+_\w+|t\d+|fn\d+|k\d+|items\d+|times\d+"
