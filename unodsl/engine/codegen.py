@@ -29,7 +29,7 @@ from ..lang.emit import ExprEmitter, Namespace, literal
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..model import Face, Rule, Side, Variant
 from .actions import Decision
-from .envvars import UNSET, localised, steadied
+from .envvars import UNSET, direct, localised, steadied
 from .frames import Ask, new_for, new_repeat, new_while
 from .inliner import NOT_NONE, Facts, inline, inline_call
 from .machine import ASK, PAUSED, WHILE_GUARD, Machine, decision
@@ -56,6 +56,7 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     loops = gen.loops
     by_event = _rules_by_event(variant)
     fires = {event: gen.ns.fresh("fire") for event in by_event}
+    gen.defs = [direct(text, fires) for text in gen.defs]  # (the runners: fire functions come next)
     for event, rules in by_event.items():
         gen.defs.append(fire(event, rules, gen.ns, gen.defs, origins, fires[event]))
     source = gen.source()

@@ -13,6 +13,10 @@ wrote. A runner where `e` is handed on inside a test (`if step(g, e):`) is left 
 `steadied` does the same for the game's steady fields (state.STEADY: the zones, the
 hands, the table's size), which are bound when a game is made and only changed in
 place: each `g.hands` is the local `G_hands`, read once when the runner starts.
+
+`direct` lets an event with rules go straight to the function that queues them (the
+module's `fire_N`, what Machine.emit calls) when no one else would hear it: no log is
+kept and no listener attached (`g._quiet`).
 """
 
 from __future__ import annotations
@@ -107,6 +111,29 @@ def steadied(text: str) -> str:
             break
     else:
         return text
+    return "\n".join(lines)
+
+
+def direct(text: str, fires: dict[str, str]) -> str:
+    """`text` (one `def` of a generated module) with each statement `g.emit('event', data)`
+    of an event in `fires` (its fire function's name) made
+    `fire_N(g, data) if g._quiet else g.emit('event', data)`: one line for one, so the
+    lines keep their numbers."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped.startswith("g.emit("):
+            continue
+        try:
+            tree = ast.parse(stripped)
+        except SyntaxError:
+            continue
+        match tree.body:
+            case [ast.Expr(value=ast.Call(func=ast.Attribute(value=ast.Name(id="g"), attr="emit"),
+                                          args=[ast.Constant(value=str() as event), data], keywords=[]))] if (
+                    event in fires):
+                ind = line[:len(line) - len(line.lstrip())]
+                lines[number] = f"{ind}{fires[event]}(g, {ast.unparse(data)}) if g._quiet else {stripped}"
     return "\n".join(lines)
 
 
