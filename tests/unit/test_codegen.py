@@ -173,3 +173,20 @@ def test_the_printed_module_is_the_same_code_when_saved_and_run(name: str, tmp_p
     assert not (tmp_path / "MU").exists()
     saved = compile(module.read_text(encoding="utf-8"), "m", "exec")
     assert saved.co_names == compile(out.output, "m", "exec").co_names
+
+
+def test_an_event_with_rules_reaches_a_listener_appended_by_hand() -> None:
+    """The generated code sends an event with rules straight to them only while no log
+    is kept and no listener attached, read at the event (envvars.direct): a listener put
+    in `game.listeners` mid-game hears the events the rules watch from then on."""
+    from unodsl import Game, make_agents
+
+    variant = load_variant("classic")  # its UNO rules hear turn_start
+    assert "fire_" in variant.source and "if g.events is None and not g.listeners else g.emit(" in variant.source
+    game = Game(variant, 2, 3)
+    heard: list[str] = []
+    game.listeners.append(lambda g, name, data: heard.append(name))
+    game.autoplay(make_agents(["greedy"] * 2, 2, 3), rounds=1)
+    # every turn of the round but the first (begun when the game was made, before the
+    # listener), and the next round's first, set up by autoplay before it stops
+    assert heard.count("turn_start") >= game.round_turns[0] - 1 > 0

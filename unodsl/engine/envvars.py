@@ -16,7 +16,8 @@ place: each `g.hands` is the local `G_hands`, read once when the runner starts.
 
 `direct` lets an event with rules go straight to the function that queues them (the
 module's `fire_N`, what Machine.emit calls) when no one else would hear it: no log is
-kept and no listener attached (`g._quiet`).
+kept and no listener attached (read at the event: a listener appended to
+`g.listeners` by hand hears it too).
 """
 
 from __future__ import annotations
@@ -117,8 +118,8 @@ def steadied(text: str) -> str:
 def direct(text: str, fires: dict[str, str]) -> str:
     """`text` (one `def` of a generated module) with each statement `g.emit('event', data)`
     of an event in `fires` (its fire function's name) made
-    `fire_N(g, data) if g._quiet else g.emit('event', data)`: one line for one, so the
-    lines keep their numbers."""
+    `fire_N(g, data) if g.events is None and not g.listeners else g.emit('event', data)`:
+    one line for one, so the lines keep their numbers."""
     lines = text.split("\n")
     for number, line in enumerate(lines):
         stripped = line.strip()
@@ -133,7 +134,8 @@ def direct(text: str, fires: dict[str, str]) -> str:
                                           args=[ast.Constant(value=str() as event), data], keywords=[]))] if (
                     event in fires):
                 ind = line[:len(line) - len(line.lstrip())]
-                lines[number] = f"{ind}{fires[event]}(g, {ast.unparse(data)}) if g._quiet else {stripped}"
+                quiet = "g.events is None and not g.listeners"
+                lines[number] = f"{ind}{fires[event]}(g, {ast.unparse(data)}) if {quiet} else {stripped}"
     return "\n".join(lines)
 
 

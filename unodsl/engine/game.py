@@ -143,7 +143,6 @@ class Game(Table):
         self._running = False  # a step is running (agents answer inside it): the state is not whole
         self.decision = None
         self._loud_play = self._loud_draw = self._loud_turn = False
-        self._quiet = True
         self._derive()
 
     def _derive(self) -> None:
@@ -369,7 +368,6 @@ class Game(Table):
         self._loud_turn = "turn_start" in watch or "turn_end" in watch or "choice" in watch
         self._loud_play = "card_played" in watch or "hand_changed" in watch or self.played is not None
         self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
-        self._quiet = self.events is None and not self.listeners  # the rules alone hear events
 
     def view(self, player: int) -> PlayerView:
         """What `player` can see: their hand, public piles, sizes and outward faces."""

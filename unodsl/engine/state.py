@@ -46,7 +46,7 @@ FIELDS: dict[str, Kind] = {
     "out_of_game": "start", "_newly_out": "start", "emptied": "start", "winner": "start", "winners": "start",
     "replayable": "start", "decision": "start", "_rng_shared": "start", "_depth": "start", "_work": "start",
     "_work_turn": "start", "_running": "start", "_loud_play": "start", "_loud_draw": "start",
-    "_loud_turn": "start", "_quiet": "start",
+    "_loud_turn": "start",
     # made from the variant
     "variant": "derived", "_pairing": "derived", "_decks": "derived", "_all_plays": "derived",
     "cards": "derived", "_plays": "derived", "_subs": "derived", "_match": "derived", "_memo": "derived",
@@ -154,7 +154,6 @@ class State:
     _loud_play: bool
     _loud_draw: bool
     _loud_turn: bool
-    _quiet: bool  # no log, no listener: an event with rules goes straight to them
     # made from the variant
     _pairing: list[tuple[Face, ...]]
     _decks: tuple[list[Card], ...]
