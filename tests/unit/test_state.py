@@ -43,3 +43,26 @@ def test_steady_fields_are_bound_only_when_a_game_is_made() -> None:
     assert bound == {("game.py", "__init__", "draw_pile"), ("game.py", "__init__", "discard_pile"),
                      ("game.py", "__init__", "aside"), ("game.py", "__init__", "hands"),
                      ("game.py", "_first_start", "n"), ("game.py", "_derive", "_memo")}
+
+
+def test_the_start_a_new_game_copies_is_the_same_whoever_made_the_first_game() -> None:
+    """The first game of a table keeps its start for the next (state.START), whether it
+    was made bare, recorded, listened to or counting its plays; a game made after it
+    plays the same game as one made first."""
+    def play(game: Game) -> tuple[object, ...]:
+        game.autoplay(make_agents(["random"], 4, 7), rounds=1)
+        return (game.round_turns, game.scores, [[c.id for c in h] for h in game.hands], game._loud_play,
+                game._loud_turn)
+
+    made_first = {}
+    for options in ({}, {"record": True}, {"count_plays": True}, {"listeners": [lambda g, n, d: None]},
+                    {"listeners": [lambda g, n, d: None], "listen_to": ["round_end"]}):
+        variant = load_variant("classic")  # a fresh cache
+        first = Game(variant, 4, 11, **options)
+        assert "start 4" in variant.cache
+        made_first[repr(options)] = (play(first), play(Game(variant, 4, 12)), play(Game(variant, 4, 12, **options)))
+    bare_first = made_first["{}"]
+    for key, (first, bare, again) in made_first.items():
+        assert bare == bare_first[1], key  # a bare game after it is a bare game
+        assert again[:3] == bare_first[1][:3], key  # the same game, listened to or not
+        assert first[3:] == again[3:], key  # and the same flags as the first one made so

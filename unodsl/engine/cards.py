@@ -13,19 +13,21 @@ from ..lang.program import Fn, Program
 from ..model import Face, Variant
 
 # What a face shows, in the order Card.__init__ assigns it.
-FaceInfo = tuple[int, str, str | None, int | None, int, bool, str, str, Program, Fn | None, Any]
+FaceInfo = tuple[int, str, int, str | None, int | None, int, bool, str, str, Program, Fn | None, Any]
 
 
 def face_table(variant: Variant) -> dict[Face, FaceInfo]:
-    """Every distinct face of the variant with a small id and its derived fields."""
+    """Every distinct face of the variant with a small id and its derived fields (its
+    kind's id is the kind's place in `variant.kinds`)."""
     table: dict[Face, FaceInfo] = variant.cache.get("faces", {})
     if not table:
+        kind_ids = {name: k for k, name in enumerate(variant.kinds)}
         for side in variant.sides:
             for face in side.faces:
                 if face not in table:
                     kind = variant.kinds[face.kind]
-                    table[face] = (len(table), face.kind, face.color, face.rank, face.points, face.wild,
-                                   face.symbol, face.label, kind.on_play, kind.legal_if,
+                    table[face] = (len(table), face.kind, kind_ids[face.kind], face.color, face.rank,
+                                   face.points, face.wild, face.symbol, face.label, kind.on_play, kind.legal_if,
                                    variant.runners.get(id(kind.on_play)))
         variant.cache["faces"] = table
     return table
@@ -41,6 +43,7 @@ class Card:
         "faces",
         "id",
         "kind",
+        "kind_id",
         "label",
         "legal_if",
         "on_play",
@@ -56,13 +59,14 @@ class Card:
         self.id = id_
         self.faces = faces
         self.side = side
-        (self.face_id, self.kind, self.color, self.rank, self.points, self.wild, self.symbol,
+        (self.face_id, self.kind, self.kind_id, self.color, self.rank, self.points, self.wild, self.symbol,
          self.label, self.on_play, self.legal_if, self.run) = table[faces[side]]
         self.back = faces[1 - side] if len(faces) == 2 else None
 
     # mypy does not see dynamic slots; declare the visible fields.
     face_id: int
     kind: str
+    kind_id: int
     color: str | None
     rank: int | None
     points: int

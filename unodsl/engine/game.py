@@ -61,6 +61,9 @@ class Game(Table):
         start = variant.cache.get(f"start {players}")
         if start is None:
             self._first_start(variant, players, seed)
+            shared = variant.cache.get("deck")
+            if shared is not None and shared[1] is self._decks:  # kept for the next game (see state.START)
+                variant.cache[f"start {players}"] = {k: v for k, v in self.__dict__.items() if k in START}
         else:  # the values every new game of this table starts with, as the first one set them
             self.__dict__.update(start)
             self._rng = random.Random(seed)
@@ -78,9 +81,10 @@ class Game(Table):
         self.scores = [0] * players
         self.round_turns = []
         self.events = [] if record else None
-        # count_plays: the cards of each face played this round, counted in place (see
-        # plays_by_kind): what a tally needs of every play, without an event per play
-        self.played = [0] * len(face_table(variant)) if count_plays else None
+        # count_plays: the cards of each kind played this round (by the kind's place in
+        # variant.kinds), counted in place: what a tally needs of every play, without an
+        # event per play (see plays_by_kind)
+        self.played = [0] * len(variant.kinds) if count_plays else None
         self.listeners = list(listeners)
         # Events are only built when someone listens: rules, listeners (all events, or
         # just `listen_to`), or a recorded log. Who listens never changes which code runs.
@@ -97,10 +101,6 @@ class Game(Table):
         self._answers = []  # every answer given to a decision with a choice in it
         self._stack = [Run(variant.flow[0], 0, {}, 0)]  # the continuation; its top is the last frame
         self._paused = []  # the frames of a pause, innermost first (see Machine.pause)
-        shared = variant.cache.get("deck")
-        if start is None and shared is not None and shared[1] is self._decks and not (
-                record or listeners or listen_to or count_plays):
-            variant.cache[f"start {players}"] = {k: v for k, v in self.__dict__.items() if k in START}
         self._go(None)
 
     def _first_start(self, variant: Variant, players: int, seed: int) -> None:
@@ -142,8 +142,9 @@ class Game(Table):
         self.replayable = True  # the seed and the answers tell the game (not after arrange or resample)
         self._running = False  # a step is running (agents answer inside it): the state is not whole
         self.decision = None
-        self._loud_play = self._loud_draw = self._loud_turn = False
         self._derive()
+        self._watch, self.played = set(self._subs), None  # a bare game's: its flags are kept in the start
+        self._rewatch()
 
     def _derive(self) -> None:
         """The fields that follow from the variant and the side in play (remade, not
@@ -352,14 +353,7 @@ class Game(Table):
         at the cost of one count per play instead of a card_played event."""
         if self.played is None:
             raise UnoDslError("this game counts no plays: make it with count_plays=True")
-        kind_of = self.variant.cache.get("face kinds")
-        if kind_of is None:
-            kind_of = self.variant.cache["face kinds"] = [info[1] for info in face_table(self.variant).values()]
-        kinds: dict[str, int] = {}
-        for kind, count in zip(kind_of, self.played, strict=True):
-            if count:
-                kinds[kind] = kinds.get(kind, 0) + count
-        return kinds
+        return {kind: count for kind, count in zip(self.variant.kinds, self.played, strict=True) if count}
 
     def _rewatch(self) -> None:
         """Flags for the hot paths: is anyone watching the events of a turn, of a card played,

@@ -147,7 +147,7 @@ class State:
     _stop_after: int | None
     # who listens
     events: list[tuple[str, dict[str, Any]]] | None
-    played: list[int] | None  # with count_plays: the round's plays of each face, by face id
+    played: list[int] | None  # with count_plays: the round's plays of each kind, by kind id
     listeners: list[Callable[..., None]]
     _watch: Any
     _tell_rules: bool

@@ -43,7 +43,7 @@ class Table(Machine):
             self.current_color = card.color
         if self._loud_play:
             if self.played is not None:
-                self.played[card.face_id] += 1
+                self.played[card.kind_id] += 1
             if "card_played" in self._watch:
                 self.emit("card_played", {"player": p, "card": card})
             if "hand_changed" in self._watch:

@@ -22,6 +22,7 @@ The statistics are in `stats.py` (standard library only), the charts in
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import os
@@ -84,13 +85,18 @@ def table(agents: Sequence[str], players: int, *, fixed_seats: bool = False) -> 
     return min(filled[k:] + filled[:k] for k in range(players))
 
 
+@functools.lru_cache(maxsize=64)
+def _table(agents: tuple[str, ...], players: int, fixed_seats: bool) -> tuple[str, ...]:
+    return table(agents, players, fixed_seats=fixed_seats)
+
+
 def seating(agents: Sequence[str], players: int, index: int, *, fixed_seats: bool = False) -> list[str]:
     """The agent of each seat in game `index`: seat p holds `table(...)[(p + index) % players]`
     (or `table(...)[p]` with fixed seats). The table keeps who sits next to whom and
     only turns, so over any `players` consecutive games every seat is held once by
     each place at the table: an agent with m of the n places holds every seat in
     m games out of n, its fair share m/n, even when `len(agents)` does not divide n."""
-    seats = table(agents, players, fixed_seats=fixed_seats)
+    seats = _table(tuple(agents), players, fixed_seats)
     turn = 0 if fixed_seats else index % players
     return list(seats[turn:] + seats[:turn])
 
@@ -194,21 +200,22 @@ class _Recorder:
                 self.first_dealer = self.dealer
             self.reshuffles = 0
         elif name == "round_end":
-            t = self.tally
-            team = data["team"]  # with teams, every player of the team wins the round
-            won = [p for p in range(self.n) if game.team(p) == team]
+            t, n = self.tally, self.n
+            # with teams, every player of the team wins the round
+            team_of = game.team_of
+            won = [data["player"]] if team_of is None else [p for p in range(n) if team_of[p] == data["team"]]
             for p in won:
                 t.round_wins[p] += 1
-                t.round_wins_from_dealer[(p - self.dealer) % self.n] += 1
-            for agent in dict.fromkeys(self.seats[p] for p in won):
+                t.round_wins_from_dealer[(p - self.dealer) % n] += 1
+            for agent in dict.fromkeys([self.seats[p] for p in won]):
                 t.agent_round_wins[agent] += 1
             t.turns_per_round[game.turns] += 1
             t.points_per_round[sum(data["points"])] += 1
             t.reshuffles_per_round[self.reshuffles] += 1
-            kinds = game.plays_by_kind()
-            t.plays.update(kinds)
-            for kind, count in kinds.items():
-                t.plays_sq[kind] += count * count
+            plays, plays_sq = t.plays, t.plays_sq
+            for kind, count in game.plays_by_kind().items():
+                plays[kind] += count
+                plays_sq[kind] += count * count
             self.turns_done += game.turns
 
 
