@@ -360,7 +360,8 @@ class Game(Table):
         of a card drawn? (Only faster tests of the watch: who listens changes no code.)"""
         watch = self._watch
         self._loud_turn = "turn_start" in watch or "turn_end" in watch or "choice" in watch
-        self._loud_play = "card_played" in watch or "hand_changed" in watch or self.played is not None
+        self._tell_play = "card_played" in watch or "hand_changed" in watch
+        self._loud_play = self._tell_play or self.played is not None  # a play is told, or counted
         self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
 
     def view(self, player: int) -> PlayerView:

@@ -45,8 +45,8 @@ FIELDS: dict[str, Kind] = {
     "next_override": "start", "bent": "start", "offered": "start", "round_winner": "start", "out": "start",
     "out_of_game": "start", "_newly_out": "start", "emptied": "start", "winner": "start", "winners": "start",
     "replayable": "start", "decision": "start", "_rng_shared": "start", "_depth": "start", "_work": "start",
-    "_work_turn": "start", "_running": "start", "_loud_play": "start", "_loud_draw": "start",
-    "_loud_turn": "start",
+    "_work_turn": "start", "_running": "start", "_loud_play": "start", "_tell_play": "start",
+    "_loud_draw": "start", "_loud_turn": "start",
     # made from the variant
     "variant": "derived", "_pairing": "derived", "_decks": "derived", "_all_plays": "derived",
     "cards": "derived", "_plays": "derived", "_subs": "derived", "_match": "derived", "_memo": "derived",
@@ -152,6 +152,7 @@ class State:
     _watch: Any
     _tell_rules: bool
     _loud_play: bool
+    _tell_play: bool
     _loud_draw: bool
     _loud_turn: bool
     # made from the variant

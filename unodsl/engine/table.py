@@ -41,13 +41,14 @@ class Table(Machine):
         pile.append(card)
         if card.color is not None:
             self.current_color = card.color
-        if self._loud_play:
+        if self._loud_play:  # counted, or told (see Game._rewatch)
             if self.played is not None:
                 self.played[card.kind_id] += 1
-            if "card_played" in self._watch:
-                self.emit("card_played", {"player": p, "card": card})
-            if "hand_changed" in self._watch:
-                self.emit("hand_changed", {"player": p, "size": len(hand)})
+            if self._tell_play:
+                if "card_played" in self._watch:
+                    self.emit("card_played", {"player": p, "card": card})
+                if "hand_changed" in self._watch:
+                    self.emit("hand_changed", {"player": p, "size": len(hand)})
         paused = False
         program = card.on_play if effect else ()
         if self._queue and self.drain():  # the rules that queued, then the effect
