@@ -24,7 +24,7 @@ from ..model import Face, Rule, Variant
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
 from .cards import Card, face_table, make_deck
 from .flow import TURNS
-from .frames import Run, While, copy_frame
+from .frames import Run, While, copy_frame, new_run
 from .machine import ALL, ASK, PAUSED, WORK_BUDGET, Listener, illegal
 from .state import COPIES, RESET, START, ZONES
 from .table import Table
@@ -99,7 +99,7 @@ class Game(Table):
             self._rewatch()
         self._queue = deque()
         self._answers = []  # every answer given to a decision with a choice in it
-        self._stack = [Run(variant.flow[0], 0, {}, 0)]  # the continuation; its top is the last frame
+        self._stack = [new_run((variant.flow[0], 0, {}, 0))]  # the continuation; its top is the last frame
         self._paused = []  # the frames of a pause, innermost first (see Machine.pause)
         self._go(None)
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.compile import MAX_INT
 from .cards import Card
-from .frames import Run
+from .frames import new_run
 from .machine import Machine, hot
 
 _points = attrgetter("points")
@@ -53,7 +53,7 @@ class Table(Machine):
         program = card.on_play if effect else ()
         if self._queue and self.drain():  # the rules that queued, then the effect
             if program:
-                self._paused.append(Run(program, 0, {"player": p, "card": card}, 0))
+                self._paused.append(new_run((program, 0, {"player": p, "card": card}, 0)))
             paused = True
         elif program:
             run = card.run  # its generated code (engine/codegen.py), as perform would find it
