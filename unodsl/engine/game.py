@@ -95,7 +95,7 @@ class Game(Table):
             self._watch = self._watch | set(listen_to)
         # rule_fired is told only when asked for by name (never to a recorded log)
         self._tell_rules = listen_to is not None and "rule_fired" in listen_to
-        if start is None or record or listeners or listen_to is not None or count_plays:
+        if record or listeners or listen_to is not None or count_plays:  # (a bare game's flags are in its start)
             self._rewatch()
         self._queue = deque()
         self._answers = []  # every answer given to a decision with a choice in it
