@@ -6,6 +6,7 @@ flow of rounds and turns (flow.py) are written with these.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import floor
 from operator import attrgetter
 from typing import Any
 
@@ -112,7 +113,7 @@ class Table(Machine):
         if self._stacked is None:
             rand = self.rng.random
             for i in range(len(zone) - 1, 0, -1):
-                j = int(rand() * (i + 1))
+                j = floor(rand() * (i + 1))  # int() for a value ≥ 0, without the call of a type
                 zone[i], zone[j] = zone[j], zone[i]
 
     @property

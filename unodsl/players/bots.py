@@ -13,6 +13,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
+from math import floor
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -43,7 +44,7 @@ class RandomAgent:
 
     def choose(self, game: Game, decision: Decision) -> Any:
         options = decision.options
-        return options[int(self._random() * len(options))]
+        return options[floor(self._random() * len(options))]
 
 
 class GreedyAgent:

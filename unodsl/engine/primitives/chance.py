@@ -11,6 +11,7 @@ Each docstring is the function's entry in the generated language reference.
 
 from __future__ import annotations
 
+from math import floor
 from typing import Any
 
 from ...errors import RuntimeFault
@@ -26,7 +27,7 @@ def random(g: Game, low: int, high: int) -> int:
     game's seeded generator (`draw(next, random(0, 6))`). Not allowed in conditions."""
     if low > high:
         raise RuntimeFault(f"random({low}, {high}): the low end is above the high end")
-    return low + int(g.rng.random() * (high - low + 1))
+    return low + floor(g.rng.random() * (high - low + 1))
 
 
 @effect("items: any", returns="any", elem="element", none=True)
@@ -35,4 +36,4 @@ def random_pick(g: Game, items: list[Any]) -> Any:
     generator; none if there are none. Not allowed in conditions."""
     if not items:
         return None
-    return items[int(g.rng.random() * len(items))]
+    return items[floor(g.rng.random() * len(items))]

@@ -33,17 +33,19 @@ def current_color(g: Game, e: Env) -> str | None:
 @name("player")
 def next_(g: Game, e: Env) -> int:
     """The player after `player` in the current direction (passing over players out)."""
+    p: int = e["player"]
     if g.out:
-        return g.next_in(e["player"])
-    return int((e["player"] + g.direction) % g.n)
+        return g.next_in(p)
+    return (p + g.direction) % g.n
 
 
 @name("player")
 def previous(g: Game, e: Env) -> int:
     """The player before `player` in the current direction (passing over players out)."""
+    p: int = e["player"]
     if g.out:
-        return g.next_in(e["player"], 1, -g.direction)
-    return int((e["player"] - g.direction) % g.n)
+        return g.next_in(p, 1, -g.direction)
+    return (p - g.direction) % g.n
 
 
 @name("player", inline="g.dealer")
