@@ -7,9 +7,14 @@ from __future__ import annotations
 import ast
 import pickle
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from unodsl import Game, load_variant, make_agents
+from unodsl.engine import snapshot, state
 from unodsl.engine.state import FIELDS, STEADY
+from unodsl.errors import UnoDslError
 
 
 def test_every_field_of_a_game_is_declared_once() -> None:
@@ -66,3 +71,29 @@ def test_the_start_a_new_game_copies_is_the_same_whoever_made_the_first_game() -
         assert bare == bare_first[1], key  # a bare game after it is a bare game
         assert again[:3] == bare_first[1][:3], key  # the same game, listened to or not
         assert first[3:] == again[3:], key  # and the same flags as the first one made so
+
+
+def test_a_game_pickled_by_an_engine_with_another_state_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pickle records how the state is laid out; an engine that lays it out otherwise
+    (another field, or a field that holds something else) says so instead of loading
+    a game it would misread. So does one pickled before the layout was recorded."""
+    game = Game(load_variant("classic"), 4, 1)
+    data = pickle.dumps(game)
+    assert [[c.id for c in h] for h in pickle.loads(data).hands] == [[c.id for c in h] for h in game.hands]
+    reduced: Any = game.__reduce__()
+    restore, (variant, pairing, check, payload) = reduced
+    with pytest.raises(UnoDslError, match="pickled by another version of unodsl"):
+        restore(variant, pairing, check[:2], payload)  # as an older engine recorded it
+    monkeypatch.setattr(snapshot, "LAYOUT", "another layout")
+    with pytest.raises(UnoDslError, match=r"pickled by another version of unodsl.*from its log"):
+        pickle.loads(data)
+
+
+def test_the_layout_changes_with_any_field_and_with_the_version() -> None:
+    same = state.layout(dict(FIELDS), state.STATE_VERSION)
+    assert same == state.LAYOUT
+    others = [state.layout({**FIELDS, "tokens": "table"}, state.STATE_VERSION),
+              state.layout({k: v for k, v in FIELDS.items() if k != "played"}, state.STATE_VERSION),
+              state.layout({**FIELDS, "played": "start"}, state.STATE_VERSION),
+              state.layout(FIELDS, state.STATE_VERSION + 1)]
+    assert len({same, *others}) == 5

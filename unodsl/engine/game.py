@@ -172,7 +172,7 @@ class Game(Table):
         self.team_of, self.teams = _team_tables(variant, self.n)
 
     @classmethod
-    def _restore(cls, variant: Variant, pairing: list[tuple[Face, ...]] | None, check: tuple[str, int],
+    def _restore(cls, variant: Variant, pairing: list[tuple[Face, ...]] | None, check: tuple[Any, ...],
                  payload: bytes) -> Game:
         """Unpickle a game (see engine/snapshot.py); no `pairing`: the variant's own deck."""
         from .snapshot import load_state

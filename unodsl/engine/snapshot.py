@@ -22,7 +22,7 @@ from ..errors import UnoDslError
 from ..model import Face, Variant
 from .actions import Play
 from .cards import Card
-from .state import DERIVED, RESET
+from .state import DERIVED, LAYOUT, RESET
 
 
 def variant_objects(variant: Variant) -> tuple[list[Any], dict[int, int]]:
@@ -109,9 +109,13 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"a saved game refers to {pid!r}, which its variant does not have")
 
 
-def dump_state(game: Any) -> tuple[tuple[str, int], bytes]:
+Check = tuple[str, int, str]  # the variant (its name and file, its objects' count), the state's layout
+
+
+def dump_state(game: Any) -> tuple[Check, bytes]:
     """A game's state as bytes (what Game.__reduce__ pickles beside the variant and the
-    cards' pairing), and a check that the variant loaded again is the same."""
+    cards' pairing), and a check that the variant loaded again is the same, and the
+    engine loading it lays out a game's state as this one does."""
     state = {k: v for k, v in game.__dict__.items() if k not in DERIVED}
     state.update((name, fresh()) for name, fresh in RESET.items())
     buffer = io.BytesIO()
@@ -119,12 +123,15 @@ def dump_state(game: Any) -> tuple[tuple[str, int], bytes]:
     return _check(game.variant), buffer.getvalue()
 
 
-def _check(variant: Variant) -> tuple[str, int]:
-    return f"{variant.name} ({variant.file})", len(variant_objects(variant)[0])
+def _check(variant: Variant) -> Check:
+    return f"{variant.name} ({variant.file})", len(variant_objects(variant)[0]), LAYOUT
 
 
-def load_state(game: Any, check: tuple[str, int], payload: bytes) -> dict[str, Any]:
+def load_state(game: Any, check: tuple[Any, ...], payload: bytes) -> dict[str, Any]:
     """The state dumped by dump_state, for `game` (its variant and decks already set)."""
+    if len(check) < 3 or check[2] != LAYOUT:  # (a pickle of an older engine checked the variant only)
+        raise UnoDslError("the saved game was pickled by another version of unodsl, which lays out a "
+                          "game's state otherwise: play it again from its log (its seed and answers)")
     if check != _check(game.variant):
         raise UnoDslError(f"the saved game was made with another version of {check[0]}: "
                           "its variant file has changed since")

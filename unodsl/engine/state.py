@@ -5,6 +5,7 @@ table, and a test holds every attribute of a game to exactly one entry.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -66,6 +67,20 @@ FIELDS: dict[str, Kind] = {
 # generated loop may read each into a local once (envvars.steadied). A test holds the
 # engine to never assigning them anywhere else.
 STEADY = ("hands", "draw_pile", "discard_pile", "aside", "n", "_memo")
+
+# How a pickled game's state is laid out: a pickle records it, and loading refuses one
+# made by an engine that laid it out otherwise (engine/snapshot.py). It follows the
+# declaration above by itself; raise STATE_VERSION when a field keeps its name but
+# comes to hold something else (as `played` did: counts by face, then by kind).
+STATE_VERSION = 1
+
+
+def layout(fields: dict[str, Kind], version: int) -> str:
+    """A short digest of a declaration of the state's fields and its version."""
+    return hashlib.sha256(repr((version, sorted(fields.items()))).encode()).hexdigest()[:16]
+
+
+LAYOUT = layout(FIELDS, STATE_VERSION)
 
 START = frozenset(k for k, kind in FIELDS.items() if kind in ("start", "derived"))
 DERIVED = frozenset(k for k, kind in FIELDS.items() if kind == "derived")
