@@ -200,23 +200,31 @@ class _Recorder:
                 self.first_dealer = self.dealer
             self.reshuffles = 0
         elif name == "round_end":
-            t, n = self.tally, self.n
-            # with teams, every player of the team wins the round
+            t, n, dealer = self.tally, self.n, self.dealer
             team_of = game.team_of
-            won = [data["player"]] if team_of is None else [p for p in range(n) if team_of[p] == data["team"]]
-            for p in won:
+            if team_of is None:
+                p = data["player"]
                 t.round_wins[p] += 1
-                t.round_wins_from_dealer[(p - self.dealer) % n] += 1
-            for agent in dict.fromkeys([self.seats[p] for p in won]):
-                t.agent_round_wins[agent] += 1
-            t.turns_per_round[game.turns] += 1
+                t.round_wins_from_dealer[(p - dealer) % n] += 1
+                t.agent_round_wins[self.seats[p]] += 1
+            else:  # every player of the winning team wins the round; their agents, once each
+                won = [p for p in range(n) if team_of[p] == data["team"]]
+                for p in won:
+                    t.round_wins[p] += 1
+                    t.round_wins_from_dealer[(p - dealer) % n] += 1
+                for agent in dict.fromkeys([self.seats[p] for p in won]):
+                    t.agent_round_wins[agent] += 1
+            turns = game.turns
+            t.turns_per_round[turns] += 1
             t.points_per_round[sum(data["points"])] += 1
             t.reshuffles_per_round[self.reshuffles] += 1
-            plays, plays_sq = t.plays, t.plays_sq
-            for kind, count in game.plays_by_kind().items():
-                plays[kind] += count
-                plays_sq[kind] += count * count
-            self.turns_done += game.turns
+            plays, plays_sq, played = t.plays, t.plays_sq, game.played
+            assert played is not None  # (play_one counts them: see Game.plays_by_kind)
+            for kind, count in zip(game.variant.kinds, played, strict=True):
+                if count:
+                    plays[kind] += count
+                    plays_sq[kind] += count * count
+            self.turns_done += turns
 
 
 # --------------------------------------------------------------------------
