@@ -76,7 +76,12 @@ class Table(Machine):
     def _draw(self, p: int, count: int) -> list[Card]:
         pile = self.draw_pile
         hand = self.hands[p]
-        got: list[Card] = []
+        if 0 < count <= len(pile) and not self._loud_draw:  # all there, and told to no one
+            got = pile[:-count - 1:-1]  # the top `count` cards, top first: as drawn one by one
+            del pile[-count:]
+            hand += got
+            return got
+        got = []
         for _ in range(count):
             if not pile:
                 self.refill()
