@@ -13,7 +13,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
-from math import floor
+from math import floor  # the random agent's, read on every decision (math is read elsewhere)
 from types import MappingProxyType
 from typing import Any, Protocol
 

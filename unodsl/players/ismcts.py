@@ -47,7 +47,6 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from math import floor
 from typing import Any
 
 from ..engine.actions import Decision, Play, decode_answer, encode_answer
@@ -200,7 +199,7 @@ class ISMCTSAgent:
                 # the rollout policy's own choice first: the tree's frontier plays as the rollouts do
                 hint = (d.player, d.kind, action_key(self._agents(g.n, rng)[d.player].choose(g, d)))
                 key, option = next((pair for pair in fresh if pair[0] == hint), None) or \
-                    fresh[floor(rng.random() * len(fresh))]
+                    fresh[math.floor(rng.random() * len(fresh))]
                 child = children[key] = _Node(d.player)
                 child.avail = 1
                 path.append(child)
