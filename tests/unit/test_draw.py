@@ -57,3 +57,14 @@ def test_a_quiet_draw_of_none_takes_nothing() -> None:
     before = _labels(quiet.draw_pile)
     assert quiet.draw(1, 0) == []
     assert _labels(quiet.draw_pile) == before
+
+
+def test_a_draw_told_as_a_hand_changed_takes_the_cards_at_once_and_tells_it_once() -> None:
+    quiet, loud, _ = _games(11)
+    changed: list[dict[str, Any]] = []
+    told = Game(quiet.variant, 2, 11, listeners=[lambda g, name, data: changed.append(data)],
+                listen_to=["hand_changed"])
+    got = told.draw(1, 4)
+    assert _labels(got) == _labels(loud.draw(1, 4)) == _labels(quiet.draw(1, 4))
+    assert changed == [{"player": 1, "size": 11}]
+    assert _labels(told.hands[1]) == _labels(loud.hands[1])

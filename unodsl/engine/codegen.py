@@ -31,8 +31,8 @@ from ..model import Face, Rule, Side, Variant
 from .actions import Decision
 from .envvars import UNSET, direct, localised, steadied
 from .frames import Ask, new_for, new_repeat, new_while
-from .inliner import NOT_NONE, Facts, inline, inline_call
-from .machine import ASK, PAUSED, WHILE_GUARD, Machine, decision
+from .inliner import NOT_NONE, Facts, inline, inline_call, watched
+from .machine import ASK, PAUSED, WHILE_GUARD, Machine, decision, loud_flags
 
 _CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a variant loaded again reuses its code
 
@@ -266,6 +266,8 @@ class _Module:
         split = _split_choice(text, self.ns.add(decision, "decision")) if own and text else None
         if split is None:
             lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
+        elif split[0] is None:  # `decision(…)` alone: the variant's facts left no answer to take
+            lines = [*pre, f"{ind}asked = {split[2]}", f"{ind}if True:  # (always a decision: see facts)"]
         else:  # `X if C else decision(…)`: X is taken without asking, the decision asked
             test, taken, made = split
             lines = [*pre, f"{ind}if {test}:", f"{ind}    asked = {taken}", f"{ind}else:", f"{ind}    asked = {made}"]
@@ -323,22 +325,26 @@ def _guarded(signature: str, where: Any, body: list[str], table: str, name: str,
                       "    return False"])
 
 
-def _split_choice(text: str, made: str) -> tuple[str, str, str] | None:
-    """A flow chooser's value `X if C else made(…)` as (C, X, made(…)): the flow's steps
-    give an answer (never a Decision) or a decision they make (flow.turn_choice)."""
+def _split_choice(text: str, made: str) -> tuple[str | None, str | None, str] | None:
+    """A flow chooser's value `X if C else made(…)` as (C, X, made(…)), or `made(…)` alone
+    as (None, None, made(…)): the flow's steps give an answer (never a Decision) or a
+    decision they make (flow.turn_choice)."""
     try:
         node = ast.parse(text.strip(), mode="eval").body
     except SyntaxError:
         return None
-    if not (isinstance(node, ast.IfExp) and isinstance(node.orelse, ast.Call)
-            and isinstance(node.orelse.func, ast.Name) and node.orelse.func.id == made):
-        return None
-    return ast.unparse(node.test), ast.unparse(node.body), ast.unparse(node.orelse)
+    match node:
+        case ast.Call(func=ast.Name(id=name)) if name == made:
+            return None, None, ast.unparse(node)
+        case ast.IfExp(test=test, body=taken, orelse=ast.Call(func=ast.Name(id=name)) as asked) if name == made:
+            return ast.unparse(test), ast.unparse(taken), ast.unparse(asked)
+    return None
 
 
 def facts(variant: Variant) -> Facts:
     """What every game of `variant` holds from start to end, for the flow's steps put in
-    place to be specialised (inliner._Folder): its turn settings, and no rules to queue."""
+    place to be specialised (inliner._Folder): its turn settings, no rules to queue, and
+    the events its rules wait for, always watched (with the hot paths' flags they raise)."""
     turn, draw = variant.turn, variant.turn.draw
     known: dict[str, Any] = {
         "g._memo": NOT_NONE if turn.match_is_pure else None,
@@ -350,6 +356,12 @@ def facts(variant: Variant) -> Facts:
         known["g._draw_rule.count"] = draw.count
     if not variant.rules:
         known["g._queue"] = ()
+    events = {rule.event for rule in variant.rules}  # always watched, whoever listens
+    for event in events:
+        known[watched(event)] = True
+    for flag, loud in loud_flags(events).items():
+        if loud:  # (more watched events never make a flag false)
+            known[f"g.{flag}"] = True
     return frozenset(known.items())
 
 

@@ -25,7 +25,7 @@ from .actions import Decision, Play, decode_answer, encode_answer, is_answer
 from .cards import Card, face_table, make_deck
 from .flow import TURNS
 from .frames import Run, While, copy_frame, new_run
-from .machine import ALL, ASK, PAUSED, WORK_BUDGET, Listener, illegal
+from .machine import ALL, ASK, PAUSED, WORK_BUDGET, Listener, illegal, loud_flags
 from .state import COPIES, RESET, START, ZONES
 from .table import Table
 from .view import OpponentView, PlayerView, outward
@@ -358,11 +358,7 @@ class Game(Table):
     def _rewatch(self) -> None:
         """Flags for the hot paths: is anyone watching the events of a turn, of a card played,
         of a card drawn? (Only faster tests of the watch: who listens changes no code.)"""
-        watch = self._watch
-        self._loud_turn = "turn_start" in watch or "turn_end" in watch or "choice" in watch
-        self._tell_play = "card_played" in watch or "hand_changed" in watch
-        self._loud_play = self._tell_play or self.played is not None  # a play is told, or counted
-        self._loud_draw = "card_drawn" in watch or "hand_changed" in watch
+        self.__dict__.update(loud_flags(self._watch, self.played is not None))
 
     def view(self, player: int) -> PlayerView:
         """What `player` can see: their hand, public piles, sizes and outward faces."""

@@ -53,6 +53,12 @@ Facts = frozenset[tuple[str, Any]]  # what is known of a game of one variant: (a
 NOT_NONE = "<not none>"  # a fact's value: the attribute is never None (whatever it holds)
 
 
+def watched(event: str) -> str:
+    """The fact that `event` is always watched (a rule waits for it): `'event' in g._watch`
+    is then true."""
+    return f"{event!r} in g._watch"
+
+
 @cache
 def inline(fn: Callable[..., Any], facts: Facts = frozenset()) -> Inline | None:
     """`fn(g, e)`'s body as an Inline, or None if it can't stand in place of a call. With
@@ -402,9 +408,15 @@ _COMPARE: dict[type, Callable[[Any, Any], bool]] = {
 
 
 def _tested(node: ast.expr) -> ast.expr:
-    """A test's expression without the constants that never decide it (`x or False` → `x`)."""
+    """A test's expression without the constants that never decide it (`x or False` → `x`),
+    or decided by one after values that only read (`len(o) == 1 and False` → False)."""
     if isinstance(node, ast.BoolOp):
         stop = isinstance(node.op, ast.Or)
+        for k, value in enumerate(node.values):
+            if isinstance(value, ast.Constant) and bool(value.value) == stop:
+                if all(map(_reads, node.values[:k])):
+                    return ast.copy_location(ast.Constant(stop), node)
+                break
         values = [v for v in node.values if not (isinstance(v, ast.Constant) and bool(v.value) != stop)]
         if not values:
             return ast.copy_location(ast.Constant(not stop), node)
@@ -412,6 +424,28 @@ def _tested(node: ast.expr) -> ast.expr:
             return values[0]
         node.values = values
     return node
+
+
+def _reads(node: ast.expr) -> bool:
+    """True if evaluating `node` only reads: names, constants, attributes of the game's
+    state (plain fields where the flow steps read them), subscripts, comparisons, `not`,
+    `and`/`or`, and `len`."""
+    match node:
+        case ast.Name() | ast.Constant():
+            return True
+        case ast.Attribute(value=value):
+            return _reads(value)
+        case ast.Subscript(value=value, slice=index):
+            return _reads(value) and _reads(index)
+        case ast.Compare(left=left, comparators=rest):
+            return _reads(left) and all(map(_reads, rest))
+        case ast.UnaryOp(op=ast.Not(), operand=operand):
+            return _reads(operand)
+        case ast.BoolOp(values=values):
+            return all(map(_reads, values))
+        case ast.Call(func=ast.Name(id="len"), args=[arg], keywords=[]):
+            return _reads(arg)
+    return False
 
 
 def _statements(node: Any) -> list[ast.stmt]:
@@ -458,6 +492,10 @@ class _Folder(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
+        match node:  # `'turn_start' in g._watch`, for an event a rule waits for
+            case ast.Compare(left=ast.Constant(value=str(event)), ops=[ast.In()], comparators=[watch]) if (
+                    _path(watch) == "g._watch" and self.facts.get(watched(event)) is True):
+                return ast.copy_location(ast.Constant(True), node)
         if len(node.ops) == 1 and isinstance(node.left, ast.Constant) and isinstance(node.comparators[0], ast.Constant):
             compare = _COMPARE.get(type(node.ops[0]))
             a, b = node.left.value, node.comparators[0].value
@@ -507,6 +545,7 @@ class _Folder(ast.NodeTransformer):
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
         self.generic_visit(node)
+        node.test = _tested(node.test)
         if isinstance(node.test, ast.Constant):
             return node.body if node.test.value else node.orelse
         return node

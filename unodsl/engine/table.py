@@ -76,24 +76,26 @@ class Table(Machine):
     def _draw(self, p: int, count: int) -> list[Card]:
         pile = self.draw_pile
         hand = self.hands[p]
-        if 0 < count <= len(pile) and not self._loud_draw:  # all there, and told to no one
-            got = pile[:-count - 1:-1]  # the top `count` cards, top first: as drawn one by one
-            del pile[-count:]
+        if 0 < count <= len(pile) and not (self._loud_draw and "card_drawn" in self._watch):
+            # all there, and no card told one by one: taken at once, top first
+            got = [pile.pop()] if count == 1 else pile[:-count - 1:-1]
+            if count > 1:
+                del pile[-count:]
             hand += got
-            return got
-        got = []
-        for _ in range(count):
-            if not pile:
-                self.refill()
+        else:
+            got = []
+            for _ in range(count):
                 if not pile:
-                    if "draw_short" in self._watch:
-                        self.emit("draw_short", {"player": p, "missing": count - len(got)})
-                    break
-            card = pile.pop()
-            hand.append(card)
-            got.append(card)
-            if self._loud_draw and "card_drawn" in self._watch:
-                self.emit("card_drawn", {"player": p, "card": card})
+                    self.refill()
+                    if not pile:
+                        if "draw_short" in self._watch:
+                            self.emit("draw_short", {"player": p, "missing": count - len(got)})
+                        break
+                card = pile.pop()
+                hand.append(card)
+                got.append(card)
+                if self._loud_draw and "card_drawn" in self._watch:
+                    self.emit("card_drawn", {"player": p, "card": card})
         if got and self._loud_draw and "hand_changed" in self._watch:
             self.emit("hand_changed", {"player": p, "size": len(hand)})
         return got
