@@ -427,16 +427,14 @@ def _tested(node: ast.expr) -> ast.expr:
 
 
 def _reads(node: ast.expr) -> bool:
-    """True if evaluating `node` only reads: names, constants, attributes of the game's
-    state (plain fields where the flow steps read them), subscripts, comparisons, `not`,
-    `and`/`or`, and `len`."""
+    """True if evaluating `node` only reads, and cannot fail where a flow step reads it:
+    names, constants, attributes (the state's plain fields), comparisons, `not`,
+    `and`/`or`, and `len` (of the step's own lists)."""
     match node:
         case ast.Name() | ast.Constant():
             return True
         case ast.Attribute(value=value):
             return _reads(value)
-        case ast.Subscript(value=value, slice=index):
-            return _reads(value) and _reads(index)
         case ast.Compare(left=left, comparators=rest):
             return _reads(left) and all(map(_reads, rest))
         case ast.UnaryOp(op=ast.Not(), operand=operand):
