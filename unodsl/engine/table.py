@@ -78,8 +78,10 @@ class Table(Machine):
         hand = self.hands[p]
         if 0 < count <= len(pile) and not (self._loud_draw and "card_drawn" in self._watch):
             # all there, and no card told one by one: taken at once, top first
-            got = [pile.pop()] if count == 1 else pile[:-count - 1:-1]
-            if count > 1:
+            if count == 1:
+                got = [pile.pop()]
+            else:
+                got = pile[:-count - 1:-1]
                 del pile[-count:]
             hand += got
         else:
