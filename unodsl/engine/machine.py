@@ -62,11 +62,31 @@ class Machine(State):
             paused = False
             if stack and type(stack[-1]) is Bind:
                 frame: Any = stack.pop()
-                self._chosen(frame.decision, answer)
+                if "choice" in self._watch:
+                    self._chosen(frame.decision, answer)
                 frame.env[frame.var] = answer
-            while not paused and stack:
+            while stack:
                 frame = stack.pop()
-                paused = _RESUME[type(frame)](self, frame)
+                kind = type(frame)  # what each kind of frame does when it comes to the top:
+                if kind is Run:
+                    paused = self.perform(frame.program, frame.env, frame.pc, frame.leave)
+                elif kind is Drain:
+                    paused = bool(self._queue) and self.drain()
+                elif kind is While:
+                    paused = self._while(frame.step, frame.env, frame.left)
+                elif kind is For:
+                    paused = self._for(frame.step, frame.items, frame.k, frame.env)
+                elif kind is Repeat:
+                    paused = self._repeat(frame.step, frame.env, frame.left)
+                elif kind is Ask:  # a choice put off until the rules queued before it had run
+                    answer = self.ask(frame.decision, frame.var, frame.env)
+                    paused = answer is ASK
+                    if not paused:
+                        frame.env[frame.var] = answer
+                else:  # (a Bind waits only on top)
+                    raise TypeError(f"a {kind.__name__} frame below the top of the stack")
+                if paused:
+                    break
             if paused:
                 frames = self._paused
                 frames.reverse()  # innermost first → the top of the stack
@@ -371,29 +391,6 @@ class Machine(State):
         """A safety net: NESTING_GUARD stops nested effects long before Python does."""
         self.decision = None
         raise GameError(f"effects nested too deeply in round {self.round}; the variant never stops") from None
-
-
-# -- what each kind of frame does when it comes to the top ---------------------------------
-def _run(g: Machine, f: Run) -> bool:
-    return g.perform(f.program, f.env, f.pc, f.leave)
-
-
-def _ask_frame(g: Machine, f: Ask) -> bool:
-    answer = g.ask(f.decision, f.var, f.env)
-    if answer is ASK:
-        return True
-    f.env[f.var] = answer
-    return False
-
-
-_RESUME: dict[type, Callable[..., bool]] = {
-    Run: _run,
-    For: lambda g, f: g._for(f.step, f.items, f.k, f.env),
-    While: lambda g, f: g._while(f.step, f.env, f.left),
-    Repeat: lambda g, f: g._repeat(f.step, f.env, f.left),
-    Drain: lambda g, f: bool(g._queue) and g.drain(),
-    Ask: _ask_frame,
-}
 
 
 def explain(err: BaseException) -> str:
