@@ -328,6 +328,23 @@ def test_com_02_called_uno_is_safe() -> None:
     assert hand(g, 0) == ["red 2"]
 
 
+def test_com_02_uno_is_called_before_a_wild_names_its_colour() -> None:
+    # The play queues the UNO rule, which runs before the wild's effect: the colour is
+    # asked once the rule's question is answered.
+    g = game("classic", 3)
+    g.arrange({0: ["wild", "red 2"], 1: ["blue 2", "red 5"], 2: ["blue 5", "blue 6"]},
+              discard=["red 9"])
+    answer(g, "play wild")
+    assert pending(g) == (0, "ask", "call_uno")
+    answer(g, "yes")
+    assert pending(g)[:2] == (0, "color")
+    answer(g, "green")
+    assert g.current_color == "green"
+    assert pending(g)[0] == 1
+    assert hand(g, 0) == ["red 2"]
+    assert g.flags[0] == set()
+
+
 def test_com_02_uncaught_player_is_safe_once_next_turn_starts() -> None:
     g = game("classic", 3)
     g.arrange({0: ["red 1", "red 2"], 1: ["blue 2", "red 5"], 2: ["blue 5", "blue 6"]},

@@ -79,10 +79,10 @@ class Machine(State):
                 elif kind is Repeat:
                     paused = self._repeat(frame.step, frame.env, frame.left)
                 elif kind is Ask:  # a choice put off until the rules queued before it had run
-                    answer = self.ask(frame.decision, frame.var, frame.env)
-                    paused = answer is ASK
+                    given = self.ask(frame.decision, frame.var, frame.env)
+                    paused = given is ASK
                     if not paused:
-                        frame.env[frame.var] = answer
+                        frame.env[frame.var] = given
                 else:  # (a Bind waits only on top)
                     raise TypeError(f"a {kind.__name__} frame below the top of the stack")
                 if paused:
