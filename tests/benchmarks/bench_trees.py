@@ -4,10 +4,9 @@
 
 Each tree's `unodsl` package is imported under its own name, and the two run in
 alternating slices (so noise hits both alike; in each slice, a workload plays the same
-seeds in both trees): the RLCard mirror at 2 and 4
-players (games/s, one round per game, random agents) and Classic with its UNO
-rules at 4 players (turns/s, greedy against random). NEW_TREE defaults to this
-checkout. Prints each figure and NEW/BASE.
+seeds in both trees): the RLCard mirror at 2 and 4 players (games/s, one round per
+game, random agents) and Classic with its UNO rules at 4 players (turns/s, greedy
+against random). NEW_TREE defaults to this checkout. Prints each figure and NEW/BASE.
 """
 
 from __future__ import annotations
