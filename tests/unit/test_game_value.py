@@ -153,6 +153,26 @@ def test_a_variable_holding_a_zone_names_the_clones_own_zone(tmp_path: Path) -> 
     assert [c.label for c in g.aside] == ["green 1", "blue 7"]
 
 
+def test_frames_that_share_variables_share_the_clones_copy() -> None:
+    """A paused game's frames hold a few envs, each in several frames (the flow's, one
+    above the other); a clone gives each env one copy of its own, held by the same
+    frames, whether they stand together on the stack or apart."""
+    g = game("classic", 4)
+    g.apply(g.decision.options[0])  # type: ignore[union-attr]
+    clone = g.clone()
+
+    def envs(game: Game) -> list[Any]:
+        return [getattr(f, "env", None) for f in game._stack]
+
+    mine, theirs = envs(g), envs(clone)
+    assert len([e for e in mine if e is not None]) > len({id(e) for e in mine if e is not None}) > 0
+    for a, b in zip(mine, theirs, strict=True):
+        assert (a is None) == (b is None) and (a is None or (a is not b and a == b))
+    for i, a in enumerate(mine):  # the same env in the original, the same copy in the clone
+        for j, b in enumerate(mine):
+            assert (a is b) == (theirs[i] is theirs[j])
+
+
 def test_a_pending_stacked_draw_clones_and_pickles() -> None:
     g = game("house/draw_two_stacking", 3)
     g.arrange({0: ["red draw two", "red 2", "red 3"], 1: ["blue draw two", "green 3", "green 4"],

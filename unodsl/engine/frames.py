@@ -93,13 +93,27 @@ _HELD: dict[type, tuple[int, ...]] = {
 _ENV: dict[type, int] = {kind: kind._fields.index("env") for kind in _KINDS if "env" in kind._fields}
 
 
-def copy_frame(frame: Frame, copy_env: Any) -> Frame:
-    """`frame` for a clone: the same, with its variables copied by `copy_env(env)` (frames
-    that share an env share its copy)."""
-    at = _ENV.get(type(frame))
-    if at is None:
-        return frame
-    return tuple.__new__(type(frame), (*frame[:at], copy_env(frame[at]), *frame[at + 1:]))  # type: ignore[no-any-return]
+def copy_stack(stack: list[Frame], copy_env: Callable[[Env], Env]) -> list[Frame]:
+    """The frames of `stack` for a clone: the same, with their variables copied by
+    `copy_env(env)`. Frames that share an env share its copy: the flow's frames, one
+    above the other, hold the same one, so a run of them asks copy_env once."""
+    out: list[Frame] = []
+    keep, new, where = out.append, tuple.__new__, _ENV.get
+    last: Env | None = None
+    copy: Env = {}
+    for frame in stack:
+        kind = type(frame)
+        at = where(kind)
+        if at is None:
+            keep(frame)
+            continue
+        env: Env = frame[at]  # type: ignore[assignment]
+        if env is not last:
+            last, copy = env, copy_env(env)
+        fields = list(frame)
+        fields[at] = copy
+        keep(new(kind, fields))
+    return out
 
 
 def held(frame: Frame) -> tuple[Any, ...]:

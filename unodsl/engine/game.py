@@ -24,7 +24,7 @@ from ..model import Face, Rule, Variant
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
 from .cards import Card, face_table, make_deck
 from .flow import TURNS
-from .frames import Run, While, copy_frame, new_run
+from .frames import Run, While, copy_stack, new_run
 from .machine import ALL, ASK, PAUSED, WORK_BUDGET, Listener, illegal, loud_flags
 from .state import COPIES, RESET, START, ZONES
 from .table import Table
@@ -292,7 +292,7 @@ class Game(Table):
             return _copy_env(env, envs, zones)
 
         state["_queue"] = deque((body, copy_env(env)) for body, env in self._queue) if self._queue else deque()
-        state["_stack"] = [copy_frame(f, copy_env) for f in self._stack]
+        state["_stack"] = copy_stack(self._stack, copy_env)
         if self.listeners or self._tell_rules:
             new._watch = ALL if self.events is not None else set(self._subs)
             new._tell_rules = False
