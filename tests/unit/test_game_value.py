@@ -155,8 +155,8 @@ def test_a_variable_holding_a_zone_names_the_clones_own_zone(tmp_path: Path) -> 
 
 def test_frames_that_share_variables_share_the_clones_copy() -> None:
     """A paused game's frames hold a few envs, each in several frames (the flow's, one
-    above the other); a clone gives each env one copy of its own, held by the same
-    frames, whether they stand together on the stack or apart."""
+    above the other, with frames that hold none between them); a clone gives each env
+    one copy of its own, held by the same frames."""
     g = game("classic", 4)
     g.apply(g.decision.options[0])  # type: ignore[union-attr]
     clone = g.clone()
