@@ -66,7 +66,7 @@ def aliased_text(n: int) -> str:
 
 @pytest.mark.parametrize(("make", "n", "message"), [
     (many_keys, 60_000, "the document has more than 100,000 keys, values and items"),
-    (many_keys, 40_000, "the file: 39,980 more unknown keys from here on"),
+    pytest.param(many_keys, 40_000, "the file: 39,980 more unknown keys from here on", marks=pytest.mark.slow),
     (many_colours, 20_000, "this group makes"),
     (aliased_text, 50_000, "the document expands to more than 2,000,000 characters of text"),
 ], ids=["60k-keys", "40k-keys", "20k-colours", "aliased-text"])
@@ -85,6 +85,7 @@ def test_unknown_keys_are_listed_up_to_twenty_then_counted(tmp_path: Path) -> No
     assert len(diags) == 21
 
 
+@pytest.mark.slow
 def test_an_if_else_chain_of_2000_is_a_diagnostic_not_a_recursion_error(tmp_path: Path) -> None:
     chain = " else ".join(f"if count(hand) == {i} then draw(player, 1)" for i in range(2000))
     text = MINI.replace('do: if not ask(player, "call_uno") then draw(player, 2)', "do: " + chain)

@@ -51,6 +51,7 @@ def test_the_log_header_records_both_seeds(tmp_path: Path) -> None:
     assert cli("replay", log).exit_code == 0
 
 
+@pytest.mark.slow
 def test_the_agent_seed_changes_the_bots_choices_not_the_deal(tmp_path: Path) -> None:
     logs = []
     for agent_seed in ("1", "2"):
@@ -244,6 +245,7 @@ def test_load_and_restore_as_a_library(tmp_path: Path) -> None:
 
 
 # -- replay --until N --save ---------------------------------------------------------------
+@pytest.mark.slow
 def test_replay_until_saves_the_position_and_run_resumes_it(tmp_path: Path) -> None:
     log, whole_save, part_save = tmp_path / "g.jsonl", tmp_path / "whole.json", tmp_path / "part.json"
     whole = cli("run", "classic", "-p", "3", "-s", "7", "-a", "random", "--log", log)

@@ -119,7 +119,7 @@ def _base_path(ref: str, child: Path, at: Pos, roots: tuple[Path, ...]) -> Path:
             hint = f"did you mean {str(Path(ref).parent / close[0])!r}?"
         else:
             hint = "a path is relative to the file that extends it"
-        looked = f" (looked for {_short(str(path))})" if str(path) != ref else ""
+        looked = f" (looked for {_short(str(path), 400)})" if str(path) != ref else ""
         raise VariantError.at(at, f"extends: {_short(ref)} {what}{looked}", hint)
     shipped = shipped_dir() / f"{ref}.yaml"
     if len(ref) < 200 and shipped.is_file():
