@@ -14,12 +14,15 @@ machine hits every figure alike):
 - env: the PettingZoo environment of `unodsl.rl` (`reset` and
   `random_policy_episode`: uniformly random legal actions, the observation built at
   every step), one round per episode;
+- user env: the same environment as a user drives it: made by `unodsl.rl.env(...)` and
+  stepped through `agent_iter` / `last` / `step`, each action drawn by NumPy's `choice`
+  over the legal actions (`np.flatnonzero` of the mask), as RLCard's `RandomAgent` draws;
 - RLCard env: `rlcard.make("uno")` with `RandomAgent`s, `env.run(is_training=False)`.
 
 bare, simulate and recorded play the very same games in each slice: the games of a
 `simulate` run with that slice's seed (`game_seed(seed, i)`, agents seeded as
 simulate seeds them), so their ratios compare the paths and nothing else. Targets
-(issue 27): simulate ≥ 0.9× bare, the env ≥ 2× RLCard's env.
+(issues 27 and 40): simulate ≥ 0.9× bare, the env and the user env ≥ 2× RLCard's env.
 
 RLCard's UNO environment does not read `game_num_players` from its config (RLCard
 1.2.0 configures only its poker and blackjack games that way): for 4 players the
@@ -103,6 +106,34 @@ class PettingZoo:
         return count
 
 
+class UserEnv:
+    """`unodsl.rl.env(...)` driven the way a user's loop drives it, with NumPy's `choice`
+    over the legal actions (RLCard's `RandomAgent` draws with `np.random.choice` too)."""
+
+    def __init__(self, variant: Variant, players: int) -> None:
+        import numpy as np
+
+        from unodsl.rl import env
+
+        self.env = env(variant, players)
+        self.np_random = np.random.default_rng(players)
+        self.flatnonzero = np.flatnonzero
+        self.turns = 0
+        self.episodes = 0
+
+    def __call__(self, k: int, count: int) -> int:
+        environment, choice, flatnonzero = self.env, self.np_random.choice, self.flatnonzero
+        for i in range(count):
+            environment.reset(seed=game_seed(k, i))
+            for _agent in environment.agent_iter():
+                obs, _reward, terminated, truncated, _info = environment.last()
+                environment.step(None if terminated or truncated else int(choice(flatnonzero(obs["action_mask"]))))
+            game = environment.game
+            self.turns += game.round_turns[0] if game is not None and game.round_turns else 0
+        self.episodes += count
+        return count
+
+
 class RLCardEnv:
     """RLCard's own UNO environment with its random agents, as its examples run it."""
 
@@ -144,14 +175,14 @@ def calibrate(play: Workload, seconds: float) -> int:
 def measure(players: int, variant: Variant, seconds: float, slices: int) -> dict[str, Any]:
     """The five workloads at one table size, `slices` alternating slices, about
     `seconds` each in all. Returns figures per second and the ratios."""
-    env, rl = PettingZoo(variant, players), RLCardEnv(players)
+    env, user, rl = PettingZoo(variant, players), UserEnv(variant, players), RLCardEnv(players)
     engine: dict[str, Workload] = {"bare": bare(variant, players), "simulate": simulated(variant, players),
                                    "recorded": recorded(variant, players)}
-    envs: dict[str, Workload] = {"env": env, "rlcard env": rl}
+    envs: dict[str, Workload] = {"env": env, "user env": user, "rlcard env": rl}
     piece = seconds / slices
     counts = {"engine": calibrate(engine["bare"], piece), "env": calibrate(env, piece),
-              "rlcard env": calibrate(rl, piece)}
-    env.turns = env.episodes = rl.turns = rl.episodes = 0
+              "user env": calibrate(user, piece), "rlcard env": calibrate(rl, piece)}
+    env.turns = env.episodes = user.turns = user.episodes = rl.turns = rl.episodes = 0
     totals = {name: [0, 0.0] for name in [*engine, *envs]}
     for k in range(slices):
         order = [*engine.items(), *envs.items()]
@@ -168,8 +199,10 @@ def measure(players: int, variant: Variant, seconds: float, slices: int) -> dict
         "seconds": {name: s for name, (_, s) in totals.items()},
         "ratios": {"simulate / bare": rate["simulate"] / rate["bare"],
                    "recorded / bare": rate["recorded"] / rate["bare"],
-                   "env / rlcard env": rate["env"] / rate["rlcard env"]},
+                   "env / rlcard env": rate["env"] / rate["rlcard env"],
+                   "user env / rlcard env": rate["user env"] / rate["rlcard env"]},
         "turns_per_episode": {"env": env.turns / max(env.episodes, 1),
+                              "user env": user.turns / max(user.episodes, 1),
                               "rlcard env": rl.turns / max(rl.episodes, 1)},
     }
 
@@ -177,13 +210,15 @@ def measure(players: int, variant: Variant, seconds: float, slices: int) -> dict
 def table(results: list[dict[str, Any]]) -> str:
     rows = ["| players | figure | per second | ratio |", "|---|---|---|---|"]
     unit = {"bare": "rounds", "simulate": "rounds", "recorded": "rounds", "env": "episodes",
-            "rlcard env": "episodes"}
-    ratio_of = {"simulate": "simulate / bare", "recorded": "recorded / bare", "env": "env / rlcard env"}
+            "user env": "episodes", "rlcard env": "episodes"}
+    ratio_of = {"simulate": "simulate / bare", "recorded": "recorded / bare", "env": "env / rlcard env",
+                "user env": "user env / rlcard env"}
     for r in results:
         for name, per in r["per_second"].items():
             ratio = f"{r['ratios'][ratio_of[name]]:.3f}× ({ratio_of[name]})" if name in ratio_of else ""
             rows.append(f"| {r['players']} | {name} {unit[name]}/s | {per:,.0f} | {ratio} |")
-    turns = ", ".join(f"{r['players']}p env {r['turns_per_episode']['env']:.1f} / RLCard "
+    turns = ", ".join(f"{r['players']}p env {r['turns_per_episode']['env']:.1f}, user env "
+                      f"{r['turns_per_episode']['user env']:.1f} / RLCard "
                       f"{r['turns_per_episode']['rlcard env']:.1f}" for r in results)
     return "\n".join(rows) + f"\n\nturns per episode (within 10% the episodes/s compare): {turns}"
 

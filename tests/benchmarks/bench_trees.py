@@ -5,8 +5,11 @@
 Each tree's `unodsl` package is imported under its own name, and the two run in
 alternating slices (so noise hits both alike; in each slice, a workload plays the same
 seeds in both trees): the RLCard mirror at 2 and 4 players (games/s, one round per
-game, random agents) and Classic with its UNO rules at 4 players (turns/s, greedy
-against random). NEW_TREE defaults to this checkout. Prints each figure and NEW/BASE.
+game, random agents), Classic with its UNO rules and Flip at 4 players (turns/s, greedy
+against random), and OpenSpiel's Crazy Eights (`openspiel_crazy_eights.yaml`) at 2 and 5
+players (games/s, one hand, random agents). The mirror alone hides losses off it: an
+engine change is judged on all of them, against a fixed older commit as well as the
+commit before. NEW_TREE defaults to this checkout. Prints each figure and NEW/BASE.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve()
 MIRROR = HERE.with_name("rlcard_mirror.yaml")
+CRAZY_EIGHTS = HERE.with_name("openspiel_crazy_eights.yaml")
 
 
 def load_tree(tree: Path, alias: str) -> ModuleType:
@@ -41,6 +45,8 @@ class Bench:
         self.pkg = pkg
         self.mirror = pkg.load_variant(MIRROR)
         self.classic = pkg.load_variant("classic")
+        self.flip = pkg.load_variant("flip")
+        self.crazy_eights = pkg.load_variant(CRAZY_EIGHTS)
         self.totals: dict[str, list[float]] = {}
 
     def _agents(self, names: list[str], n: int) -> Any:
@@ -49,23 +55,23 @@ class Bench:
         table's bots seed one of their own)."""
         return self.pkg.make_agents(names, n)
 
-    def mirror_games(self, players: int, seconds: float, seed: int) -> None:
+    def games(self, variant: Any, name: str, players: int, seconds: float, seed: int) -> None:
         games, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             seed += 1
-            g = self.pkg.Game(self.mirror, players, seed, max_turns=100_000)
+            g = self.pkg.Game(variant, players, seed, max_turns=100_000)
             g.autoplay(self._agents(["random"], players), rounds=1)
             games += 1
-        self._add(f"mirror {players}p games/s", games, time.perf_counter() - start)
+        self._add(f"{name} {players}p games/s", games, time.perf_counter() - start)
 
-    def classic_turns(self, seconds: float, seed: int) -> None:
+    def turns(self, variant: Any, name: str, seconds: float, seed: int) -> None:
         turns, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             seed += 1
-            g = self.pkg.Game(self.classic, 4, seed, max_turns=100_000)
+            g = self.pkg.Game(variant, 4, seed, max_turns=100_000)
             g.autoplay(self._agents(["greedy", "random"], 4), rounds=1)
             turns += g.round_turns[0]
-        self._add("classic 4p turns/s", turns, time.perf_counter() - start)
+        self._add(f"{name} 4p turns/s", turns, time.perf_counter() - start)
 
     def _add(self, key: str, count: int, seconds: float) -> None:
         total = self.totals.setdefault(key, [0, 0.0])
@@ -87,9 +93,12 @@ def main() -> None:
         # same games (Classic's rounds are long-tailed: seeds that drift apart swing its figure).
         seed = k * 1_000_000
         for bench in benches if k % 2 == 0 else benches[::-1]:
-            bench.mirror_games(2, piece, seed)
-            bench.mirror_games(4, piece, seed)
-            bench.classic_turns(piece, seed)
+            bench.games(bench.mirror, "mirror", 2, piece, seed)
+            bench.games(bench.mirror, "mirror", 4, piece, seed)
+            bench.turns(bench.classic, "classic", piece, seed)
+            bench.turns(bench.flip, "flip", piece, seed)
+            bench.games(bench.crazy_eights, "crazy eights", 2, piece, seed)
+            bench.games(bench.crazy_eights, "crazy eights", 5, piece, seed)
     print(f"{'workload':<22}{'base':>12}{'new':>12}{'new/base':>10}")
     for key in benches[0].totals:
         base, new = (b.totals[key][0] / b.totals[key][1] for b in benches)
