@@ -1,6 +1,6 @@
 """The cost of the balance lab (`unodsl analyze`): Classic at 4 players with greedy bots,
 2,000 rounds, everything but the skill ladder (the target: under 2 minutes on one core),
-then the ladder's cost per rung (the figures in docs/performance.md and docs/analyze.md).
+then the ladder's cost per rung (the figures in docs/analyze.md, "Cost").
 
     python tests/benchmarks/bench_analyze.py [--rounds 2000] [--ladder-rounds 100]
 
