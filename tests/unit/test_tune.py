@@ -17,8 +17,11 @@ from tests.helpers import ROOT
 from unodsl.cli import main
 from unodsl.model import Target
 from unodsl.tools.analyze import Budget, analyze, figures
+from unodsl.tools.analyze.estimates import Figure
 from unodsl.tools.tune import Effort, Tuned, TuneError, tune
-from unodsl.tools.tune.evaluate import judge
+from unodsl.tools.tune.evaluate import Measured, judge
+from unodsl.tools.tune.rank import best, gap, meets, ranked
+from unodsl.tools.tune.search import Trial, closest_name, summary
 from unodsl.tools.tune.space import base, overlay
 from unodsl.variant.design import figure_pass
 from unodsl.variant.load import load_variant, validate_file
@@ -50,7 +53,8 @@ def test_tune_finds_the_planted_deal_size_and_its_overlay_meets_the_target_on_fr
     t = tune(path, trials=8, players=2, seed=1, effort=SMALL, storage=tmp_path / "s.db", output=out)
     assert t.sampler == "TPE"
     assert t.winner is not None and t.winner.values["hand_size"] in (8, 9), trials(t)
-    assert t.winner.met == 1  # its whole interval inside 15–19
+    assert t.winner.meets == 1  # its whole interval inside 15–19
+    assert t.outcome == "meets" and t.written == str(out) and not (tmp_path / "planted.closest.yaml").exists()
     text = out.read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if not line.startswith("#")]
     deal = t.winner.values["hand_size"]
@@ -59,7 +63,7 @@ def test_tune_finds_the_planted_deal_size_and_its_overlay_meets_the_target_on_fr
     fresh = analyze(out, players=2, seed=12345, budget=Budget(rounds=400, games=0, power=0, train=20))
     median = figures(fresh)["turns_per_round.median"]
     assert median.value is not None and 15 <= median.value <= 19
-    assert t.check is not None and t.check["met_by_value"] == 1
+    assert t.check is not None and t.check["meets"] == 1
 
 
 def test_two_conflicting_targets_give_a_front_of_more_than_one_candidate(tmp_path: Path) -> None:
@@ -182,12 +186,10 @@ def test_every_figure_the_lab_computes_is_in_the_design_catalogue() -> None:
 
 
 def test_a_bound_is_settled_only_when_its_whole_interval_is_on_one_side() -> None:
-    from unodsl.tools.analyze.estimates import Figure
-
     t = Target("x", 10.0, 20.0)
-    assert judge(t, Figure("x", 15.0, (12.0, 18.0), 100, "")).verdict == "met"
-    assert judge(t, Figure("x", 15.0, (8.0, 18.0), 100, "")).verdict == "open"
-    assert judge(t, Figure("x", 25.0, (21.0, 29.0), 100, "")).verdict == "missed"
+    assert judge(t, Figure("x", 15.0, (12.0, 18.0), 100, "")).verdict == "meets"
+    assert judge(t, Figure("x", 15.0, (8.0, 18.0), 100, "")).verdict == "unsettled"
+    assert judge(t, Figure("x", 25.0, (21.0, 29.0), 100, "")).verdict == "misses"
     assert judge(t, Figure("x", 15.0, (12.0, 18.0), 100, "")).objective == -5.0  # 5 inside the nearer end
     assert judge(Target("x", goal="highest"), Figure("x", 3.0, (2.0, 4.0), 9, "")).objective == -3.0
 
@@ -258,7 +260,7 @@ def test_a_run_interrupted_inside_a_candidate_resumes_it_and_ends_as_an_uninterr
     assert trials(resumed) == trials(whole)
 
 
-def test_a_switch_is_varied_and_a_winner_that_meets_no_target_is_said_to_be_only_the_closest(tmp_path: Path) -> None:
+def test_a_switch_is_varied_and_a_winner_that_misses_is_written_as_the_closest_and_said_to_be(tmp_path: Path) -> None:
     path = tmp_path / "sw.yaml"
     path.write_text("extends: classic\nname: switch test\ndesign:\n  turns_per_round: [1, 2]\n"
                     "  vary: {draw_until_playable: true}\n", encoding="utf-8")
@@ -266,5 +268,68 @@ def test_a_switch_is_varied_and_a_winner_that_meets_no_target_is_said_to_be_only
     assert result.exit_code == 0, result.output
     played = set(re.findall(r"draw_until_playable=(\d)", result.output))
     assert played == {"0", "1"}  # both sides of the switch were played
-    assert "meets 0 of 1 target(s)" in result.output
-    assert "no candidate meets any target: the winner is only the closest found" in " ".join(result.output.split())
+    said = " ".join(result.output.split())
+    assert "meets 0 of 1 target(s)" in said
+    assert "the closest found, not a result: it does not meet every target on fresh seeds. To try:" in said
+    assert "turns_per_round misses its target: vary more, or wider, under design: vary, or loosen the target" in said
+    assert f"written: {tmp_path / 'sw.closest.yaml'}" in said
+    assert not (tmp_path / "sw.tuned.yaml").exists()
+    text = (tmp_path / "sw.closest.yaml").read_text(encoding="utf-8")
+    assert text.startswith("# The closest candidate found (trial ") and "not a result" in text.splitlines()[0]
+    assert [d for d in validate_file(tmp_path / "sw.closest.yaml") if d.severity == "error"] == []
+
+
+# -- the winner: the best fit (issue 43, 1) -------------------------------------------------------------
+LENGTH, FIRST_SEAT = Target("turns_per_round", 30.0, 40.0), Target("first_seat_advantage", max=0.02)
+
+
+def made(number: int, length: tuple[float, float, float], first_seat: tuple[float, float, float]) -> Trial:
+    """A trial measured by hand: each figure its value, then its interval."""
+    figs = {"turns_per_round": Figure("turns_per_round", length[0], length[1:], 200, ""),
+            "first_seat_advantage": Figure("first_seat_advantage", first_seat[0], first_seat[1:], 200, "",
+                                           percent=True)}
+    m = Measured([judge(t, figs[t.figure]) for t in (LENGTH, FIRST_SEAT)], 200, 0, figs)
+    return Trial(number, {"deal": number}, "complete", summary(m), [j.objective or 0.0 for j in m.judged], "")
+
+
+def verdicts(t: Trial) -> list[str]:
+    return [j["verdict"] for j in t.result["judged"]]
+
+
+def test_a_candidate_that_missed_the_length_never_beats_one_that_meets_it_and_is_unsettled_on_first_seat() -> None:
+    """The issue's run: trial 3 (deal 10) stopped early, its length missed (84.28 against 30 to 40),
+    won on its first seat (−8.0%); trial 8 (deal 4) met the length, first seat unsettled."""
+    three = made(2, (84.28, 79.64, 88.92), (-0.080, -0.126, -0.022))
+    eight = made(7, (37.35, 35.64, 39.06), (0.027, 0.000, 0.056))
+    assert verdicts(three) == ["misses", "meets"] and verdicts(eight) == ["meets", "unsettled"]
+    assert best([three, eight]) is eight and best([eight, three]) is eight
+    assert ranked([three, eight]) == [eight, three]
+    assert not meets(eight.result["judged"])  # the best, but not a result: first seat is unsettled
+
+
+def test_candidates_are_ranked_by_verdicts_then_by_how_far_their_intervals_lie_from_the_ranges() -> None:
+    near = made(0, (41.0, 40.5, 41.5), (-0.05, -0.08, -0.02))      # misses the length by 0.5 turns
+    far = made(1, (60.0, 58.0, 62.0), (-0.05, -0.08, -0.02))       # … by 18 turns
+    both = made(2, (40.2, 40.1, 40.3), (0.05, 0.031, 0.07))        # by 0.1 turns and 1.1 points (0.55 of 0.02)
+    unsettled = made(3, (41.0, 39.0, 43.0), (0.02, 0.0, 0.04))     # no target settled
+    one_met = made(4, (35.0, 34.0, 36.0), (0.02, 0.0, 0.04))       # the length met
+    deep = made(5, (35.0, 34.0, 36.0), (-0.01, -0.04, 0.019))      # both met
+    assert verdicts(near) == ["misses", "meets"] and verdicts(both) == ["misses", "misses"]
+    assert verdicts(unsettled) == ["unsettled", "unsettled"] and verdicts(deep) == ["meets", "meets"]
+    order = ranked([far, both, near, unsettled, one_met, deep])
+    assert [t.number for t in order] == [5, 4, 3, 0, 2, 1]
+    assert gap(far.result["judged"][0]) == pytest.approx(1.8)  # 18 turns outside, in widths of 10
+    assert gap(both.result["judged"][1]) == pytest.approx(0.55)  # 1.1 points outside, in units of 2 points
+
+
+def test_a_one_sided_bound_at_zero_is_measured_in_points_of_a_share_or_in_ones() -> None:
+    share = judge(Target("first_seat_advantage", max=0.0), Figure("x", 0.05, (0.03, 0.07), 100, "", percent=True))
+    count = judge(Target("runaways", max=0.0), Figure("x", 5.0, (3.0, 7.0), 100, ""))
+    assert gap(share.as_dict()) == pytest.approx(3.0) and gap(count.as_dict()) == pytest.approx(3.0)
+    assert gap(judge(Target("x", min=10.0), Figure("x", 4.0, (2.0, 6.0), 9, "")).as_dict()) == pytest.approx(0.4)
+
+
+def test_the_closest_is_written_under_a_name_that_says_so() -> None:
+    assert closest_name(Path("docs/tune/x.tuned.yaml")) == Path("docs/tune/x.closest.yaml")
+    assert closest_name(Path("out.yaml")) == Path("out.closest.yaml")
+    assert closest_name(Path("a.tuned.yml")) == Path("a.closest.yml")

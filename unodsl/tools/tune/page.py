@@ -21,7 +21,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:
 h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.6em 0}td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:left}
 .num{white-space:nowrap;font-variant-numeric:tabular-nums;text-align:right}img.plot{max-width:100%;height:auto}
-.met{color:#070}.missed{color:#b00}.note{color:#555}
+.meets{color:#070}.misses{color:#b00}.note{color:#555}
 """
 
 
@@ -82,7 +82,7 @@ def _candidates(trials: Sequence[Trial], r: Tuned) -> str:
     for t in trials:
         cells = "".join(f"<td class=num>{t.values.get(s.name, '')}</td>" for s in r.space)
         if t.state != "complete":
-            cells += f"<td colspan={len(r.targets)} class=missed>{_e(t.result.get('error', 'failed'))}</td>"
+            cells += f"<td colspan={len(r.targets)} class=misses>{_e(t.result.get('error', 'failed'))}</td>"
         else:
             for j in _judged(t):
                 ci = "" if j["ci95"] is None else f" ({j['ci95'][0]:.4g}–{j['ci95'][1]:.4g})"
@@ -108,7 +108,7 @@ def _history(r: Tuned, k: int, plt: Any) -> str:
         ci = j["ci95"] or [j["value"], j["value"]]
         lo.append(j["value"] - ci[0])
         hi.append(ci[1] - j["value"])
-        colours.append({"met": "tab:green", "missed": "tab:red"}.get(j["verdict"], "tab:orange"))
+        colours.append({"meets": "tab:green", "misses": "tab:red"}.get(j["verdict"], "tab:orange"))
     if xs:
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor="#999", elinewidth=1)
         ax.scatter(xs, ys, c=colours, zorder=3, s=22)

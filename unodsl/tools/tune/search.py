@@ -38,6 +38,7 @@ from ..batch import Pool
 from ..cluster import Cluster
 from ..simulate import check_agents, game_seed, table_size
 from .evaluate import Effort, Measured, evaluate
+from .rank import advice, best, meets
 from .space import Base, TuneError, base, candidate_file, overlay, parse_vary, size, with_vary
 
 REPEATS = 4  # proposals per distinct candidate at most (a small space is soon tried through)
@@ -68,17 +69,22 @@ class Trial:
     overlay: str
 
     @property
-    def met(self) -> int:
-        return int(self.result.get("met", 0))
+    def meets(self) -> int:
+        """Targets met with the whole interval."""
+        return int(self.result.get("meets", 0))
 
     @property
-    def met_by_value(self) -> int:
-        return int(self.result.get("met_by_value", 0))
+    def meets_by_value(self) -> int:
+        """Targets met by the value."""
+        return int(self.result.get("meets_by_value", 0))
 
 
 @dataclass
 class Tuned:
-    """A tuning run: the trials, the winner, the Pareto front, and the winner checked on fresh seeds."""
+    """A tuning run: the trials, the winner, the Pareto front, the winner checked on fresh
+    seeds, and what that check made of it: `outcome` "meets" (every target met on fresh
+    seeds, or on the search's seeds without the check) or "closest" (the best found, not
+    good enough), with `advice` on what to try."""
 
     variant: str
     targets: tuple[Target, ...]
@@ -99,6 +105,8 @@ class Tuned:
     written: str | None = None    # where the winner's overlay was written
     written_text: str = ""        # … and what
     name: str = ""                # the variant's name (text from its file)
+    outcome: str | None = None    # "meets" or "closest" (None: no candidate played)
+    advice: list[str] = dataclasses.field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         def trial(t: Trial) -> dict[str, Any]:
@@ -116,7 +124,8 @@ class Tuned:
             "trials": [trial(t) for t in self.trials],
             "winner": None if self.winner is None else trial(self.winner),
             "front": [t.number + 1 for t in self.front],
-            "check": self.check, "written": self.written, "overlay": self.written_text or None,
+            "check": self.check, "outcome": self.outcome, "advice": self.advice, "written": self.written,
+            "overlay": self.written_text or None,
             "resumed": self.resumed,
             "elapsed": round(self.elapsed, 3),
         }
@@ -131,8 +140,9 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
          storage: str | Path = "unodsl-tune.db", check: bool = True, progress: Progress | None = None,
          output: Path | None = None) -> Tuned:
     """Tune `variant` (a path or a shipped name) toward the targets of its `design:` section,
-    changing only what `design: vary:` (or `vary`, as `--vary NAME=LO..HI`) declares; the
-    winner's overlay is written at `output` (if given, and only if some candidate played)."""
+    changing only what `design: vary:` (or `vary`, as `--vary NAME=LO..HI`) declares. The
+    winner's overlay is written (if `output` is given, and some candidate played) at `output`
+    if it meets every target on fresh seeds, else at `closest_name(output)`."""
     opt = optuna()
     effort = effort or Effort()
     if trials < 1:
@@ -177,10 +187,23 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
         else:
             result = run.search(Runner(1, None, None), storage, trials, check, progress)
         result.elapsed = time.perf_counter() - start
-        if output is not None and result.winner is not None:
-            result.written_text = run.write(result.winner, output)
-            result.written = str(output)
+        if result.winner is not None:
+            judged = (result.check or result.winner.result)["judged"]
+            result.outcome = "meets" if meets(judged) else "closest"
+            tried = sum("same_as" not in t.result for t in result.trials) >= size(space)
+            result.advice = [] if result.outcome == "meets" else advice(judged, space_tried=tried)
+            if output is not None:
+                path = output if result.outcome == "meets" else closest_name(output)
+                result.written_text = run.write(result.winner, path, result.outcome == "closest")
+                result.written = str(path)
         return result
+
+
+def closest_name(output: Path) -> Path:
+    """Where a winner that is only the closest found is written: `NAME.closest.yaml` for
+    `NAME.tuned.yaml` (or `NAME.yaml`), in the same folder."""
+    stem = output.stem.removesuffix(".tuned")
+    return output.with_name(f"{stem}.closest{output.suffix}")
 
 
 def writable(b: Base, output: Path) -> None:
@@ -271,7 +294,7 @@ class Run:
         records.sort(key=lambda r: r.number)
         winner = best(records)
         front_numbers = {t.number for t in study.best_trials} if len(self.targets) > 1 else set()
-        front = [r for r in records if r.number in front_numbers]
+        front = [r for r in records if r.number in front_numbers and "same_as" not in r.result]  # each once
         checked = self.check(winner, runner) if check and winner is not None else None
         return Tuned(self.base.shipped or str(self.base.path), self.targets, self.space, self.seed, self.players,
                      self.agents, self.effort, records, winner, front, checked, str(url), name, self.sampler_name,
@@ -335,43 +358,20 @@ class Run:
                             runner=runner, allow=self.allow)
         return {"seed": fresh, **summary(measured)}
 
-    def write(self, winner: Trial, output: Path) -> str:
-        """The winner's overlay, written at `output` (its `extends:` relative to it)."""
+    def write(self, winner: Trial, output: Path, closest: bool) -> str:
+        """The winner's overlay, written at `output` (its `extends:` relative to it), its first
+        lines saying, when it is only the closest found, that it is no result."""
         text = self.text(winner.values, output.parent.resolve())
+        if closest:
+            text = (f"# The closest candidate found (trial {winner.number + 1}), not a result: it does not meet "
+                    "every target.\n" + text)
         output.write_text(text, encoding="utf-8")
         return text
 
 
 def summary(m: Measured) -> dict[str, Any]:
-    return {"judged": [j.as_dict() for j in m.judged], "rounds": m.rounds, "games": m.games, "met": m.met,
-            "met_by_value": m.met_by_value}
-
-
-def best(records: Sequence[Trial]) -> Trial | None:
-    """The winner: the candidate whose intervals meet the most targets, then whose values meet
-    the most, then the deepest inside its bounds (the sum of the objectives, each scaled by
-    its bound's width), then the earliest."""
-    done = [r for r in records if r.state == "complete" and "same_as" not in r.result]
-    if not done:
-        return None
-
-    def depth(r: Trial) -> float:
-        total = 0.0
-        for j in r.result.get("judged", []):
-            t = j["objective"] or 0.0
-            total += t / _scale(j)
-        return total
-
-    return min(done, key=lambda r: (-r.met, -r.met_by_value, depth(r), r.number))
-
-
-def _scale(j: Mapping[str, Any]) -> float:
-    """The width a bound's objective is measured in: the range's width, else the bound's size, else 1."""
-    lo, hi = j.get("min"), j.get("max")
-    if lo is not None and hi is not None and hi > lo:
-        return float(hi - lo)
-    end = lo if lo is not None else hi
-    return abs(float(end)) if end else 1.0
+    return {"judged": [j.as_dict() for j in m.judged], "rounds": m.rounds, "games": m.games, "meets": m.meets,
+            "meets_by_value": m.meets_by_value}
 
 
 def _error(err: Exception) -> str:
