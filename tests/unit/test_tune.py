@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -333,3 +334,57 @@ def test_the_closest_is_written_under_a_name_that_says_so() -> None:
     assert closest_name(Path("docs/tune/x.tuned.yaml")) == Path("docs/tune/x.closest.yaml")
     assert closest_name(Path("out.yaml")) == Path("out.closest.yaml")
     assert closest_name(Path("a.tuned.yml")) == Path("a.closest.yml")
+
+
+# -- nothing overwritten, nothing left behind (issue 43, 2) ---------------------------------------------
+TINY = ("-p", "2", "-n", "2", "-s", "1", "-r", "50", "--step", "50", "--train-rounds", "10")
+
+
+@pytest.mark.parametrize("existing", ["planted.tuned.yaml", "planted.closest.yaml", "report.html"])
+def test_an_existing_file_is_never_replaced_without_force(tmp_path: Path, existing: str) -> None:
+    path = planted(tmp_path)
+    (tmp_path / existing).write_text("mine\n", encoding="utf-8")
+    result = run(str(path), *TINY, "--storage", str(tmp_path / "s.db"), "--report", str(tmp_path / "report.html"))
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    assert f"{tmp_path / existing} exists" in said and "pass --force to replace it" in said, said
+    assert (tmp_path / existing).read_text(encoding="utf-8") == "mine\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["planted.yaml", existing])  # nothing played
+
+
+def test_with_force_the_overlay_is_replaced(tmp_path: Path) -> None:
+    path = planted(tmp_path)
+    for name in ("planted.tuned.yaml", "planted.closest.yaml"):
+        (tmp_path / name).write_text("mine\n", encoding="utf-8")
+    result = run(str(path), *TINY, "--no-check", "--storage", str(tmp_path / "s.db"), "--force")
+    assert result.exit_code == 0, result.output
+    written = re.search(r"written: (\S+)", result.output)
+    assert written is not None and Path(written[1]).name in ("planted.tuned.yaml", "planted.closest.yaml")
+    assert Path(written[1]).read_text(encoding="utf-8").count("extends: planted.yaml") == 1
+
+
+def test_a_run_in_a_clean_clone_leaves_git_status_clean_but_for_its_overlay_and_keeps_its_trials_in_the_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The trials' store was `unodsl-tune.db` in the folder the command ran in, left in the checkout."""
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    clone, cache = tmp_path / "clone", tmp_path / "cache"
+    clone.mkdir()
+    planted(clone)
+    for args in (["init", "-q"], ["add", "planted.yaml"],
+                 ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "planted"]):
+        subprocess.run([git, *args], cwd=clone, check=True)
+    monkeypatch.chdir(clone)
+    argv = ["tune", "planted.yaml", *TINY, "--no-check"]
+    first = CliRunner().invoke(main, argv, env={"XDG_CACHE_HOME": str(cache)})
+    assert first.exit_code == 0, first.output
+    db = cache / "unodsl" / "tune.db"
+    said = " ".join(first.output.split())
+    assert f"the trials are kept in {db}" in said and f"trials stored in {db}" in said and db.is_file()
+    status = subprocess.run([git, "status", "--porcelain", "--untracked-files=all"], cwd=clone, check=True,
+                            capture_output=True, text=True).stdout.splitlines()
+    assert len(status) == 1 and re.fullmatch(r"\?\? planted\.(tuned|closest)\.yaml", status[0]), status
+    again = CliRunner().invoke(main, [*argv, "--force"], env={"XDG_CACHE_HOME": str(cache)})
+    assert again.exit_code == 0, again.output
+    assert "(2 from the storage)" in " ".join(again.output.split())  # resumed from the cache

@@ -17,7 +17,7 @@ from ..tools.plots import PlotUnavailable, check_plot
 from ..tools.tune import Effort, Trial, Tuned, tune, words
 from ..tools.tune.page import page
 from ..tools.tune.rank import ranked
-from ..tools.tune.search import optuna
+from ..tools.tune.search import optuna, stored
 from ..variant.resolve import resolve, shipped_dir
 from .common import (
     EXIT_INTERRUPTED,
@@ -75,19 +75,22 @@ def default_output(variant: str) -> Path:
 @workers_option
 @cluster_option
 @runaway_option
-@click.option("--storage", default="unodsl-tune.db", show_default=True, metavar="FILE|URL",
-              help="Optuna's storage: a SQLite file, or a database URL. The same command resumes its study.")
+@click.option("--storage", metavar="FILE|URL",
+              help="Where the trials are kept: a SQLite file, or a database URL (default: unodsl/tune.db in the "
+              "user's cache folder, $XDG_CACHE_HOME or ~/.cache). The same command resumes its study.")
 @click.option("--output", "output", type=OutputPath(), metavar="FILE",
-              help="Where the winner's overlay is written (default: NAME.tuned.yaml next to the variant, or "
-              "here for a shipped one).")
+              help="Where the winner's overlay is written if it meets every target on fresh seeds (default: "
+              "NAME.tuned.yaml next to the variant, or here for a shipped one); else it is the closest found, "
+              "written as NAME.closest.yaml.")
+@click.option("--force", is_flag=True, help="Replace the overlay or the report if the file exists.")
 @click.option("--no-check", "no_check", is_flag=True, help="Skip playing the winner again on fresh seeds.")
 @click.option("--report", "report_file", type=OutputPath(), metavar="FILE.html",
               help="Write the search history and the front as one self-contained HTML page (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
 def tune_command(variant: str, trials: int, players: int | None, agents: str, seed: int | None,
                  option: tuple[str, ...], vary: tuple[str, ...], rounds: int, step: int, train_rounds: int,
-                 workers: int | None, cluster: str | None, max_turns: int, storage: str, output: str | None,
-                 no_check: bool, report_file: str | None, as_json: bool) -> None:
+                 workers: int | None, cluster: str | None, max_turns: int, storage: str | None, output: str | None,
+                 force: bool, no_check: bool, report_file: str | None, as_json: bool) -> None:
     """Tune VARIANT toward the targets of its design: section, changing only what
     design: vary: (or --vary) declares, with Optuna (TPE; NSGA-II for several
     targets). Each candidate is played until its intervals settle every target, or
@@ -101,11 +104,18 @@ def tune_command(variant: str, trials: int, players: int | None, agents: str, se
     except (UnoDslError, PlotUnavailable) as err:
         raise click.ClickException(str(err)) from err
     err_console = Console(stderr=True, highlight=False)
+    if report_file is not None and not force and Path(report_file).exists():
+        raise click.ClickException(f"{shown(report_file)} exists: pass --force to replace it, or choose another "
+                                   "--report")
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     out = Path(output) if output is not None else default_output(variant)
+    try:
+        _, place = stored(storage)
+    except UnoDslError as err:
+        raise click.ClickException(str(err)) from err
     if not as_json:
         err_console.print(f"tuning {_safe(variant)} with seed {seed}: {trials} candidates, at most {rounds:,} "
-                          f"rounds each (storage {_safe(storage)})")
+                          f"rounds each; the trials are kept in {_safe(place)}", soft_wrap=True)
 
     def told(t: Trial, tried: int, total: int) -> None:
         err_console.print(progress_line(t, tried, total), markup=False, soft_wrap=True)
@@ -114,13 +124,13 @@ def tune_command(variant: str, trials: int, players: int | None, agents: str, se
         result = tune(variant, trials=trials, players=players, agents=agent_names(agents), seed=seed,
                       options=parse_options(option), vary=vary, workers=1 if workers is None else workers,
                       effort=Effort(step, rounds, train_rounds, max_turns), cluster=cluster, storage=storage,
-                      check=not no_check, progress=told, output=out)
+                      check=not no_check, progress=told, output=out, force=force)
     except VariantError as err:
         print_diagnostics(err.diagnostics, err_console)
         sys.exit(EXIT_INVALID)
     except KeyboardInterrupt:
-        err_console.print(f"interrupted: the candidates tried are kept in {_safe(storage)}; the same command "
-                          "goes on from there")
+        err_console.print(f"interrupted: the candidates tried are kept in {_safe(place)}; the same command "
+                          "goes on from there", soft_wrap=True)
         sys.exit(EXIT_INTERRUPTED)
     except UnoDslError as err:
         err_console.print(f"[red]error:[/] {_safe(str(err))}", soft_wrap=True)
@@ -186,8 +196,8 @@ def show(console: Console, r: Tuned) -> None:
         for text in r.advice:
             console.print(f"  - {_safe(text)}")
     if r.written is not None:
-        console.print(f"written: {_safe(r.written)} (unodsl run {_safe(r.written)})")
-    console.print(f"trials stored in {_safe(r.storage)} (the same command resumes from there)")
+        console.print(f"written: {_safe(r.written)} (unodsl run {_safe(r.written)})", soft_wrap=True)
+    console.print(f"trials stored in {_safe(r.storage)} (the same command resumes from there)", soft_wrap=True)
 
 
 def _values(values: Mapping[str, int]) -> str:

@@ -9,9 +9,11 @@ candidates, the same figures and the same winner with one worker, several, or a 
 cluster (the workers only play each candidate's rounds, which are seeded by index), and
 a run resumed after an interruption goes on as if it had never stopped.
 
-Every trial is kept in Optuna's storage (a local SQLite file by default) with its
-figures, verdicts and overlay text, as it ends: an interrupted run keeps what it tried,
-and running the same command again resumes the study.
+Every trial is kept in Optuna's storage with its figures, verdicts and overlay text, as
+it ends: an interrupted run keeps what it tried, and running the same command again
+resumes the study. The storage is a SQLite file in the user's cache folder
+(`$XDG_CACHE_HOME/unodsl/tune.db`, else `~/.cache/unodsl/tune.db`) unless `storage`
+names another file or a database URL: a run leaves nothing in the folder it runs in.
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ class Tuned:
     winner: Trial | None
     front: list[Trial]
     check: dict[str, Any] | None
-    storage: str
+    storage: str                  # where the trials are kept: the SQLite file's path, or the database URL
     study: str
     sampler: str
     elapsed: float = 0.0
@@ -137,12 +139,13 @@ Progress = Callable[[Trial, int, int], None]  # told of each trial as it ends: d
 def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, agents: Sequence[str] = ("greedy",),
          seed: int = 0, options: Mapping[str, bool | int | str] | None = None, vary: Sequence[str] = (),
          effort: Effort | None = None, workers: int = 1, cluster: str | None = None,
-         storage: str | Path = "unodsl-tune.db", check: bool = True, progress: Progress | None = None,
-         output: Path | None = None) -> Tuned:
+         storage: str | Path | None = None, check: bool = True, progress: Progress | None = None,
+         output: Path | None = None, force: bool = False) -> Tuned:
     """Tune `variant` (a path or a shipped name) toward the targets of its `design:` section,
     changing only what `design: vary:` (or `vary`, as `--vary NAME=LO..HI`) declares. The
     winner's overlay is written (if `output` is given, and some candidate played) at `output`
-    if it meets every target on fresh seeds, else at `closest_name(output)`."""
+    if it meets every target on fresh seeds, else at `closest_name(output)`; an existing
+    file is replaced only with `force`. The trials are kept in `storage` (see `stored`)."""
     opt = optuna()
     effort = effort or Effort()
     if trials < 1:
@@ -171,7 +174,8 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
             raise TuneError("a target on the skill ladder (skill…) is not tunable: the ladder costs minutes per "
                             "candidate; analyse it with unodsl analyze --ladder")
         if output is not None:
-            writable(b, output)
+            writable(b, output, force)
+        url, place = stored(storage)
         n = table_size(loaded, players)
         fixed = {o.name: o.value for o in loaded.options if o.name in options}
         allow = (str(b.path.parent),)
@@ -180,13 +184,14 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
         start = time.perf_counter()
         if cluster is not None:
             with Cluster(cluster, workers=workers) as opened:
-                result = run.search(Runner(1, opened, None), storage, trials, check, progress)
+                result = run.search(Runner(1, opened, None), url, trials, check, progress)
         elif workers != 1:
             with Pool(workers or os.cpu_count() or 1) as pool:
-                result = run.search(Runner(1, pool, None), storage, trials, check, progress)
+                result = run.search(Runner(1, pool, None), url, trials, check, progress)
         else:
-            result = run.search(Runner(1, None, None), storage, trials, check, progress)
+            result = run.search(Runner(1, None, None), url, trials, check, progress)
         result.elapsed = time.perf_counter() - start
+        result.storage = place
         if result.winner is not None:
             judged = (result.check or result.winner.result)["judged"]
             result.outcome = "meets" if meets(judged) else "closest"
@@ -206,8 +211,37 @@ def closest_name(output: Path) -> Path:
     return output.with_name(f"{stem}.closest{output.suffix}")
 
 
-def writable(b: Base, output: Path) -> None:
-    """Refuse, before anything is played, an output whose overlay could not load its base."""
+def default_storage() -> Path:
+    """The trials' SQLite file when no storage is named: `unodsl/tune.db` in the user's cache
+    folder (`$XDG_CACHE_HOME` if it is set to an absolute path, else `~/.cache`)."""
+    cache = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(cache) if cache and Path(cache).is_absolute() else Path.home() / ".cache"
+    return root / "unodsl" / "tune.db"
+
+
+def stored(storage: str | Path | None) -> tuple[str, str]:
+    """Optuna's URL for `storage` (a database URL, a SQLite file, or None: `default_storage()`),
+    and where the trials are, as a user reads it (the file's absolute path, or the URL). The
+    default file's folder is made; another file's folder must exist."""
+    if isinstance(storage, str) and "://" in storage:
+        return storage, storage
+    path = (default_storage() if storage is None else Path(storage)).expanduser().resolve()
+    if storage is None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise TuneError(f"cannot make the cache folder {path.parent} for the trials ({err.strerror or err}): "
+                            "name a file with --storage") from err
+    elif not path.parent.is_dir():
+        raise TuneError(f"--storage {storage}: there is no folder {path.parent}")
+    elif path.is_dir():
+        raise TuneError(f"--storage {storage}: is a folder; name a file (tune.db) or a database URL")
+    return f"sqlite:///{path}", str(path)
+
+
+def writable(b: Base, output: Path, force: bool = False) -> None:
+    """Refuse, before anything is played, an output whose overlay could not load its base, or
+    (without `force`) a file that exists where the winner would be written."""
     folder = output.resolve().parent
     if not folder.is_dir():
         raise TuneError(f"--output {output}: there is no folder {folder}")
@@ -217,6 +251,13 @@ def writable(b: Base, output: Path) -> None:
         raise TuneError(f"--output {output}: the overlay extends {b.path}, which must be in its folder or below "
                         f"it (a variant builds only on files there, and on shipped variants)",
                         )
+    if force:
+        return
+    for path, when in ((output, "the winner"), (closest_name(output), "the closest candidate, if the winner does "
+                                                 "not meet every target,")):
+        if path.exists():
+            raise TuneError(f"{path} exists, and tune writes {when} there: pass --force to replace it, or "
+                            "choose another --output")
 
 
 @dataclass
@@ -263,10 +304,8 @@ class Run:
         d = self.opt.distributions
         return {t.name: d.IntDistribution(t.lo, t.hi) for t in self.space}
 
-    def search(self, runner: Runner, storage: str | Path, trials: int, check: bool,
-               progress: Progress | None) -> Tuned:
+    def search(self, runner: Runner, url: str, trials: int, check: bool, progress: Progress | None) -> Tuned:
         opt = self.opt
-        url = storage if isinstance(storage, str) and "://" in storage else f"sqlite:///{Path(storage).resolve()}"
         name = self.study_name()
         directions = ["minimize"] * len(self.targets)
         study = opt.create_study(storage=url, study_name=name, directions=directions, load_if_exists=True)
