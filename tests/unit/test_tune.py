@@ -16,12 +16,12 @@ from click.testing import CliRunner
 
 from tests.helpers import ROOT
 from unodsl.cli import main
-from unodsl.model import Target
+from unodsl.model import Target, Tunable
 from unodsl.tools.analyze import Budget, analyze, figures
 from unodsl.tools.analyze.estimates import Figure
 from unodsl.tools.tune import Effort, Tuned, TuneError, tune
 from unodsl.tools.tune.evaluate import Measured, judge
-from unodsl.tools.tune.rank import best, gap, meets, ranked
+from unodsl.tools.tune.rank import advice, best, gap, meets, ranked
 from unodsl.tools.tune.search import Trial, closest_name, summary
 from unodsl.tools.tune.space import base, overlay
 from unodsl.variant.design import figure_pass
@@ -206,6 +206,11 @@ def test_the_report_page_escapes_and_opens_in_headless_chromium(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     text = page.read_text(encoding="utf-8")
     assert "Pareto front" in text and "<script>" not in text and "&lt;script&gt;alert(1)" in text
+    said = result.output[result.output.index("Pareto front"):]
+    said = said[:said.index("\n\n")]
+    table = text[text.index("<table id=front>"):]
+    listed = re.findall(r"<tr><td class=num>(\d+)</td>", table[:table.index("</table>")])
+    assert listed == re.findall(r"trial +(\d+)", said) and len(set(listed)) == len(listed) > 1  # one front, each once
     if not CHROMIUM.exists():
         pytest.skip("chromium is not installed (apt-get install -y chromium)")
     playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the [browser] extra)")
@@ -388,3 +393,57 @@ def test_a_run_in_a_clean_clone_leaves_git_status_clean_but_for_its_overlay_and_
     again = CliRunner().invoke(main, [*argv, "--force"], env={"XDG_CACHE_HOME": str(cache)})
     assert again.exit_code == 0, again.output
     assert "(2 from the storage)" in " ".join(again.output.split())  # resumed from the cache
+
+
+# -- one vocabulary, one number format (issue 43, 3) -----------------------------------------------------
+def hand_built() -> Tuned:
+    """The issue's two trials, trial 8 proposed again (trial 9), the winner only the closest found."""
+    three = made(2, (84.28, 79.64, 88.92), (-0.080, -0.126, -0.022))
+    eight = made(7, (37.35, 35.64, 39.06), (0.027, 0.000, 0.056))
+    again = Trial(8, dict(eight.values), "complete", {**eight.result, "same_as": 8}, eight.objectives, "")
+    check = {"seed": 9, **made(7, (37.2, 35.9, 38.5), (0.011, -0.015, 0.039)).result}
+    return Tuned("x.yaml", (LENGTH, FIRST_SEAT), (Tunable("deal", "option", "hand_size", 4, 10),), 1, 4,
+                 ("greedy",) * 4, Effort(), [three, eight, again], eight, [three, eight], check, "/cache/tune.db",
+                 "study", "NSGA-II", outcome="closest", advice=advice(check["judged"], space_tried=False),
+                 name="Hand built", written="x.closest.yaml")
+
+
+OLD_WORDS = re.compile(r"\b(met|missed|open)\b")
+
+
+def test_the_terminal_reads_shares_as_percentages_intervals_as_a_to_b_and_the_three_verdicts() -> None:
+    from io import StringIO
+
+    from unodsl.cli.common import Console
+    from unodsl.cli.tune import show
+
+    out = StringIO()
+    show(Console(file=out, width=300, highlight=False), hand_built())
+    text = out.getvalue()
+    assert "turns_per_round 84.28 (79.64 to 88.92) misses 30 to 40" in text
+    assert "first_seat_advantage -8.0% (-12.6% to -2.2%) meets 2.0% or less" in text
+    assert "first_seat_advantage 2.7% (0.0% to 5.6%) unsettled 2.0% or less" in text
+    assert "targets: turns_per_round 30 to 40; first_seat_advantage 2.0% or less" in text
+    best = text[text.index("best candidates"):text.index("Pareto front")]
+    assert re.findall(r"trial +(\d+)", best) == ["8", "3"]  # the repeat (trial 9) is not a second candidate
+    assert "the closest found, not a result: it does not meet every target on fresh seeds" in text
+    assert "first_seat_advantage is unsettled (its interval straddles the bound)" in text
+    assert "trials stored in /cache/tune.db" in text
+    assert not OLD_WORDS.search(text) and "0.020" not in text
+
+
+def test_the_page_reads_as_the_terminal_and_lists_each_front_candidate_once() -> None:
+    pytest.importorskip("matplotlib")
+    from unodsl.tools.tune.page import page
+
+    text = page(hand_built())
+    assert "<td class='num misses'>84.28 (79.64 to 88.92) misses</td>" in text
+    assert "<td class='num meets'>-8.0% (-12.6% to -2.2%) meets</td>" in text
+    assert "<td class=num>1.1%</td><td class=num>-1.5% to 3.9%</td><td class=unsettled>unsettled</td>" in text
+    assert "<td>first_seat_advantage 2.0% or less</td>" in text and "The closest found, not a result" in text
+    front = text[text.index("<table id=front>"):]
+    front = front[:front.index("</table>")]
+    assert re.findall(r"<tr><td class=num>(\d+)</td>", front) == ["3", "8"]
+    assert "as trial 8" in text  # the repeat, in the table of every trial
+    body = re.sub(r"<img[^>]*>|<style>.*?</style>", "", text, flags=re.S)
+    assert not OLD_WORDS.search(body) and "--0." not in body and "–0." not in body
