@@ -105,8 +105,9 @@ def tune_command(variant: str, trials: int, players: int | None, agents: str, se
         raise click.ClickException(str(err)) from err
     err_console = Console(stderr=True, highlight=False)
     if report_file is not None and not force and Path(report_file).exists():
-        raise click.ClickException(f"{shown(report_file)} exists: pass --force to replace it, or choose another "
-                                   "--report")
+        err_console.print(f"[red]error:[/] {_safe(report_file)} exists: pass --force to replace it, or choose "
+                          "another --report", soft_wrap=True)
+        sys.exit(EXIT_INVALID)
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     out = Path(output) if output is not None else default_output(variant)
     try:

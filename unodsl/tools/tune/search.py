@@ -253,11 +253,12 @@ def writable(b: Base, output: Path, force: bool = False) -> None:
                         )
     if force:
         return
-    for path, when in ((output, "the winner"), (closest_name(output), "the closest candidate, if the winner does "
-                                                 "not meet every target,")):
+    for path, what in ((output, "its winner there"),
+                       (closest_name(output), "the closest candidate there when the winner does not meet every "
+                                              "target")):
         if path.exists():
-            raise TuneError(f"{path} exists, and tune writes {when} there: pass --force to replace it, or "
-                            "choose another --output")
+            raise TuneError(f"{path} exists (tune writes {what}): pass --force to replace it, or choose another "
+                            "--output")
 
 
 @dataclass
