@@ -101,13 +101,13 @@ LIVE = re.compile(r"\x1b\[\??[0-9;]*[A-Za-z]|\r")
 DESIGN = "design:\n  turns_per_round: [30, 40]\n  vary:\n    hand_size: [5, 6]\n"
 
 
-def live(*args: str) -> str:
+def live(*args: str, code: int = 0) -> str:
     """The output of a command on a forced terminal, wide enough for a progress line on one row,
     rich's own codes taken out; nothing else may be a control character, and no hyperlink."""
     env = {"FORCE_COLOR": "1", "TERM": "xterm-256color", "COLUMNS": "300"}
     result = CliRunner().invoke(main, list(args), env=env)
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == code, result.output
     assert "Traceback" not in result.output and "\x1b]8;" not in result.output
     plain = LIVE.sub("", result.output)
     assert not RAW.search(plain), repr(RAW.search(plain))
@@ -134,13 +134,19 @@ def test_a_progress_bar_shows_a_name_with_markup_as_written(markup_variant: Path
                   "1", "--no-check", "--storage", "{tmp}/s.db", "--output", "{tmp}/out.yaml"],
                  marks=pytest.mark.slow),  # (Optuna's import and a study: about 2.5 s)
 ])
-def test_every_command_with_a_live_display_shows_a_name_with_markup_as_written(tmp_path: Path,
-                                                                                command: list[str]) -> None:
-    """analyze, sweep and tune on a forced terminal, with a variant whose name is markup: no traceback, no
-    escape, no hyperlink, and the name as written wherever it is shown."""
+@pytest.mark.parametrize("hostile", ["name", "file"])
+def test_every_command_with_a_live_display_shows_hostile_text_as_written(tmp_path: Path, command: list[str],
+                                                                          hostile: str) -> None:
+    """analyze, sweep and tune on a forced terminal, with a variant whose name is markup, or whose file name
+    holds escapes: no traceback, no escape, no hyperlink, and the name as written wherever it is shown."""
     if command[0] == "tune":
         pytest.importorskip("optuna", reason="optuna is not installed (the [tune] extra)")
-    path = tmp_path / "markup.yaml"
-    path.write_text(f"extends: {CLASSIC}\nname: {json.dumps(MARKUP)}\n{DESIGN}", encoding="utf-8")
-    out = live(*(a.replace("{v}", str(path)).replace("{tmp}", str(tmp_path)) for a in command))
-    assert MARKUP in out or command[0] == "sweep", out
+    path = tmp_path / ("markup.yaml" if hostile == "name" else OSC)
+    name = f"name: {json.dumps(MARKUP)}\n" if hostile == "name" else ""
+    path.write_text(f"extends: {CLASSIC}\n{name}{DESIGN}", encoding="utf-8")
+    refused = hostile == "file" and command[0] == "tune"  # a candidate could not name it in extends:
+    out = live(*(a.replace("{v}", str(path)).replace("{tmp}", str(tmp_path)) for a in command), code=int(refused))
+    if hostile == "name":
+        assert MARKUP in out or command[0] == "sweep", out
+    if refused:
+        assert "osc\\x1b]0;pwned\\x07\\x9b31m\\u202e.yaml: its name holds a control character" in out, out

@@ -67,6 +67,7 @@ def test_tune_finds_the_planted_deal_size_and_its_overlay_meets_the_target_on_fr
     assert t.check is not None and t.check["meets"] == 1
 
 
+@pytest.mark.slow  # (about 4–17 s; CI runs it)
 def test_two_conflicting_targets_give_a_front_of_more_than_one_candidate(tmp_path: Path) -> None:
     path = planted(tmp_path, "design:\n  turns_per_round: {median: {max: 10}, p95: {min: 30}}\n"
                    "  vary:\n    hand_size: true\n")
@@ -76,6 +77,7 @@ def test_two_conflicting_targets_give_a_front_of_more_than_one_candidate(tmp_pat
     assert len(distinct) > 1, trials(t)
 
 
+@pytest.mark.slow  # (about 4–17 s; CI runs it)
 def test_the_same_seed_gives_the_same_search_with_one_or_two_workers(tmp_path: Path) -> None:
     path = planted(tmp_path)
     effort = Effort(step=50, most=100, train=10)
@@ -85,6 +87,7 @@ def test_the_same_seed_gives_the_same_search_with_one_or_two_workers(tmp_path: P
     assert one.winner is not None and two.winner is not None and one.winner.values == two.winner.values
 
 
+@pytest.mark.slow  # (about 4–17 s; CI runs it)
 def test_the_same_seed_gives_the_same_search_on_a_local_dask_cluster(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason="dask.distributed is not installed (the [cluster] extra)")
     path = planted(tmp_path)
@@ -241,6 +244,7 @@ def test_the_worked_example_of_the_docs_validates_and_runs_at_a_small_budget(tmp
     assert sum("same_as" not in r.result for r in t.trials) == 2
 
 
+@pytest.mark.slow  # (about 4–17 s; CI runs it)
 def test_a_run_interrupted_inside_a_candidate_resumes_it_and_ends_as_an_uninterrupted_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from unodsl.tools.tune import search
@@ -270,7 +274,8 @@ def test_a_switch_is_varied_and_a_winner_that_misses_is_written_as_the_closest_a
     path = tmp_path / "sw.yaml"
     path.write_text("extends: classic\nname: switch test\ndesign:\n  turns_per_round: [1, 2]\n"
                     "  vary: {draw_until_playable: true}\n", encoding="utf-8")
-    result = run(str(path), "-p", "2", "-n", "2", "-r", "200", "-s", "1", "--storage", str(tmp_path / "s.db"))
+    result = run(str(path), "-p", "2", "-n", "2", "-r", "50", "--step", "50", "--train-rounds", "10", "-s", "1",
+                 "--storage", str(tmp_path / "s.db"))
     assert result.exit_code == 0, result.output
     played = set(re.findall(r"draw_until_playable=(\d)", result.output))
     assert played == {"0", "1"}  # both sides of the switch were played
@@ -430,6 +435,10 @@ def test_the_terminal_reads_shares_as_percentages_intervals_as_a_to_b_and_the_th
     assert "first_seat_advantage is unsettled (its interval straddles the bound)" in text
     assert "trials stored in /cache/tune.db" in text
     assert not OLD_WORDS.search(text) and "0.020" not in text
+    doc = json.loads(json.dumps(hand_built().as_dict()))  # what --json prints: the same words, numbers as computed
+    assert {j["verdict"] for t in doc["trials"] for j in t["judged"]} == {"meets", "misses", "unsettled"}
+    assert [j["percent"] for j in doc["winner"]["judged"]] == [False, True] and doc["winner"]["meets"] == 1
+    assert doc["outcome"] == "closest" and doc["advice"] and doc["front"] == [3, 8]
 
 
 def test_the_page_reads_as_the_terminal_and_lists_each_front_candidate_once() -> None:

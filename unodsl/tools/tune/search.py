@@ -35,6 +35,7 @@ from typing import Any
 from ...errors import VariantError
 from ...model import Target, Tunable
 from ...variant.load import load_variant
+from ...variant.source import _CONTROL as CONTROL  # what variant text may not hold (an extends: included)
 from ..analyze.lab import Runner
 from ..batch import Pool
 from ..cluster import Cluster
@@ -161,6 +162,9 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
         b = base(variant, loaded)
         targets, space = loaded.targets, loaded.vary
         where = f"{b.path}"
+        if b.shipped is None and CONTROL.search(str(b.path)):
+            raise TuneError(f"{where}: its name holds a control character, which a candidate's extends: cannot "
+                            "name (variant text is printable): rename the file")
         if not targets:
             raise TuneError(f"{where}: no targets: give them under design: (for example first_seat_advantage: "
                             "{max: 0.02}; see unodsl explain design)")
