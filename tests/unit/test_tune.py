@@ -439,6 +439,8 @@ def test_the_terminal_reads_shares_as_percentages_intervals_as_a_to_b_and_the_th
     assert {j["verdict"] for t in doc["trials"] for j in t["judged"]} == {"meets", "misses", "unsettled"}
     assert [j["percent"] for j in doc["winner"]["judged"]] == [False, True] and doc["winner"]["meets"] == 1
     assert doc["outcome"] == "closest" and doc["advice"] and doc["front"] == [3, 8]
+    assert [t["target"] for t in doc["targets"]] == [j["target"] for j in doc["winner"]["judged"]] == [
+        "30 to 40", "2.0% or less"]
 
 
 def test_the_page_reads_as_the_terminal_and_lists_each_front_candidate_once() -> None:

@@ -43,6 +43,7 @@ from ..analyze.passes import (
 )
 from ..analyze.watch import LabTally
 from ..simulate import Setup, Tally, batch_variant, table_size
+from . import words
 
 Verdict = Literal["meets", "misses", "unsettled"]
 
@@ -75,10 +76,12 @@ class Judged:
     percent: bool = False    # the figure is a share (or a difference of shares): shown as a percentage
 
     def as_dict(self) -> dict[str, Any]:
-        return {"figure": self.target.figure, "target": self.target.text, "min": self.target.min,
-                "max": self.target.max, "goal": self.target.goal, "value": _r(self.value),
-                "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95], "verdict": self.verdict,
-                "objective": _r(self.objective), "percent": self.percent}
+        d = {"figure": self.target.figure, "target": "", "min": self.target.min, "max": self.target.max,
+             "goal": self.target.goal, "value": _r(self.value),
+             "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95], "verdict": self.verdict,
+             "objective": _r(self.objective), "percent": self.percent}
+        d["target"] = words.target(d)  # in the figure's units, as the terminal and the page say it
+        return d
 
 
 def judge(t: Target, f: Figure | None) -> Judged:

@@ -40,6 +40,7 @@ from ..analyze.lab import Runner
 from ..batch import Pool
 from ..cluster import Cluster
 from ..simulate import check_agents, game_seed, table_size
+from . import words
 from .evaluate import Effort, Measured, evaluate
 from .rank import advice, best, meets
 from .space import Base, TuneError, base, candidate_file, overlay, parse_vary, size, with_vary
@@ -119,8 +120,8 @@ class Tuned:
             "variant": self.variant, "name": self.name, "players": self.players, "agents": list(self.agents),
             "seed": self.seed,
             "sampler": self.sampler, "storage": self.storage, "study": self.study,
-            "targets": [{"figure": t.figure, "target": t.text, "min": t.min, "max": t.max, "goal": t.goal}
-                        for t in self.targets],
+            "targets": [{"figure": t.figure, "target": text, "min": t.min, "max": t.max, "goal": t.goal}
+                        for t, text in zip(self.targets, words.target_texts(self.targets, self.trials), strict=True)],
             "space": [{"name": t.name, "kind": t.kind, "changes": t.target, "lo": t.lo, "hi": t.hi}
                       for t in self.space],
             "effort": {"step": self.effort.step, "most": self.effort.most},

@@ -58,7 +58,12 @@ def line(j: Judged) -> str:
 
 def targets(wanted: Sequence[Target], trials: Iterable[Trial]) -> list[str]:
     """Each target as `figure target`, in its figure's units (known once a candidate has been judged)."""
+    return [f"{t.figure} {text}" for t, text in zip(wanted, target_texts(wanted, trials), strict=True)]
+
+
+def target_texts(wanted: Sequence[Target], trials: Iterable[Trial]) -> list[str]:
+    """Each target in words, in its figure's units (a share as a percentage once a candidate has been judged)."""
     judged = next((t.result["judged"] for t in trials if t.result.get("judged")), None)
     if judged is None or len(judged) != len(wanted):
-        return [f"{t.figure} {t.text}" for t in wanted]
-    return [f"{j['figure']} {target(j)}" for j in judged]
+        return [t.text for t in wanted]
+    return [target(j) for j in judged]
