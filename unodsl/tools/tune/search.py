@@ -47,6 +47,7 @@ from .space import Base, TuneError, base, candidate_file, overlay, parse_vary, s
 
 REPEATS = 4  # proposals per distinct candidate at most (a small space is soon tried through)
 CHECK_STREAM = -4  # the master seed of the check on fresh seeds: game_seed(seed, -4)
+STORED = 2  # the version of what a trial keeps (2: the verdicts meets/misses/unsettled): an older study is not resumed
 
 
 def optuna() -> Any:
@@ -293,7 +294,8 @@ class Run:
         key = json.dumps({"file": str(self.base.path), "text": hashlib.sha256(text).hexdigest(),
                           "targets": [dataclasses.asdict(t) for t in self.targets],
                           "space": [repr(t) for t in self.space], "players": self.players, "agents": self.agents,
-                          "seed": self.seed, "effort": repr(self.effort), "fixed": sorted(self.fixed.items())},
+                          "seed": self.seed, "effort": repr(self.effort), "fixed": sorted(self.fixed.items()),
+                          "stored": STORED},
                          sort_keys=True, default=repr)
         stem = self.base.shipped or self.base.path.stem
         return f"{stem}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
