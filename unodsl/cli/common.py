@@ -202,15 +202,17 @@ class Speed(ProgressColumn):
 
 @contextmanager
 def progress_bars(console: Console, unit: str) -> Iterator[Callable[[str, int], Callable[[int], None] | None]]:
-    """A rich progress bar on a terminal; nothing when output is piped."""
+    """A rich progress bar on a terminal; nothing when output is piped. A task's name may
+    hold text from a file (a variant's name): it is shown as written, never read as rich
+    markup, and passed through the one sanitiser of terminal text."""
     if not console.is_terminal:
         yield lambda name, total: None
         return
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Speed(unit),
+    columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), Speed(unit),
                TextColumn("eta"), TimeRemainingColumn(), TextColumn("elapsed"), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         def track(name: str, total: int) -> Callable[[int], None]:
-            task = progress.add_task(name, total=total)
+            task = progress.add_task(shown(name), total=total)
             return lambda k: progress.advance(task, k)
         yield track
 

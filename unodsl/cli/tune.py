@@ -8,16 +8,16 @@ import random
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.markup import escape
 
 from ..errors import UnoDslError, VariantError, shown
 from ..tools.plots import PlotUnavailable, check_plot
-from ..tools.tune import Effort, Trial, Tuned, tune
+from ..tools.tune import Effort, Trial, Tuned, tune, words
 from ..tools.tune.page import page
-from ..tools.tune.search import best, optuna
+from ..tools.tune.rank import ranked
+from ..tools.tune.search import optuna, stored
 from ..variant.resolve import resolve, shipped_dir
 from .common import (
     EXIT_INTERRUPTED,
@@ -75,19 +75,22 @@ def default_output(variant: str) -> Path:
 @workers_option
 @cluster_option
 @runaway_option
-@click.option("--storage", default="unodsl-tune.db", show_default=True, metavar="FILE|URL",
-              help="Optuna's storage: a SQLite file, or a database URL. The same command resumes its study.")
+@click.option("--storage", metavar="FILE|URL",
+              help="Where the trials are kept: a SQLite file, or a database URL (default: unodsl/tune.db in the "
+              "user's cache folder, $XDG_CACHE_HOME or ~/.cache). The same command resumes its study.")
 @click.option("--output", "output", type=OutputPath(), metavar="FILE",
-              help="Where the winner's overlay is written (default: NAME.tuned.yaml next to the variant, or "
-              "here for a shipped one).")
+              help="Where the winner's overlay is written if it meets every target on fresh seeds (default: "
+              "NAME.tuned.yaml next to the variant, or here for a shipped one); else it is the closest found, "
+              "written as NAME.closest.yaml.")
+@click.option("--force", is_flag=True, help="Replace the overlay or the report if the file exists.")
 @click.option("--no-check", "no_check", is_flag=True, help="Skip playing the winner again on fresh seeds.")
 @click.option("--report", "report_file", type=OutputPath(), metavar="FILE.html",
               help="Write the search history and the front as one self-contained HTML page (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
 def tune_command(variant: str, trials: int, players: int | None, agents: str, seed: int | None,
                  option: tuple[str, ...], vary: tuple[str, ...], rounds: int, step: int, train_rounds: int,
-                 workers: int | None, cluster: str | None, max_turns: int, storage: str, output: str | None,
-                 no_check: bool, report_file: str | None, as_json: bool) -> None:
+                 workers: int | None, cluster: str | None, max_turns: int, storage: str | None, output: str | None,
+                 force: bool, no_check: bool, report_file: str | None, as_json: bool) -> None:
     """Tune VARIANT toward the targets of its design: section, changing only what
     design: vary: (or --vary) declares, with Optuna (TPE; NSGA-II for several
     targets). Each candidate is played until its intervals settle every target, or
@@ -101,11 +104,19 @@ def tune_command(variant: str, trials: int, players: int | None, agents: str, se
     except (UnoDslError, PlotUnavailable) as err:
         raise click.ClickException(str(err)) from err
     err_console = Console(stderr=True, highlight=False)
+    if report_file is not None and not force and Path(report_file).exists():
+        err_console.print(f"[red]error:[/] {_safe(report_file)} exists: pass --force to replace it, or choose "
+                          "another --report", soft_wrap=True)
+        sys.exit(EXIT_INVALID)
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     out = Path(output) if output is not None else default_output(variant)
+    try:
+        _, place = stored(storage)
+    except UnoDslError as err:
+        raise click.ClickException(str(err)) from err
     if not as_json:
         err_console.print(f"tuning {_safe(variant)} with seed {seed}: {trials} candidates, at most {rounds:,} "
-                          f"rounds each (storage {_safe(storage)})")
+                          f"rounds each; the trials are kept in {_safe(place)}", soft_wrap=True)
 
     def told(t: Trial, tried: int, total: int) -> None:
         err_console.print(progress_line(t, tried, total), markup=False, soft_wrap=True)
@@ -114,13 +125,13 @@ def tune_command(variant: str, trials: int, players: int | None, agents: str, se
         result = tune(variant, trials=trials, players=players, agents=agent_names(agents), seed=seed,
                       options=parse_options(option), vary=vary, workers=1 if workers is None else workers,
                       effort=Effort(step, rounds, train_rounds, max_turns), cluster=cluster, storage=storage,
-                      check=not no_check, progress=told, output=out)
+                      check=not no_check, progress=told, output=out, force=force)
     except VariantError as err:
         print_diagnostics(err.diagnostics, err_console)
         sys.exit(EXIT_INVALID)
     except KeyboardInterrupt:
-        err_console.print(f"interrupted: the candidates tried are kept in {_safe(storage)}; the same command "
-                          "goes on from there")
+        err_console.print(f"interrupted: the candidates tried are kept in {_safe(place)}; the same command "
+                          "goes on from there", soft_wrap=True)
         sys.exit(EXIT_INTERRUPTED)
     except UnoDslError as err:
         err_console.print(f"[red]error:[/] {_safe(str(err))}", soft_wrap=True)
@@ -144,37 +155,9 @@ def progress_line(t: Trial, tried: int, total: int) -> str:
         why = t.result.get("error", "")
         return shown(f"trial {t.number + 1} ({tried}/{total}): {values}: could not be played: {why}")
     again = f" (as trial {t.result['same_as']})" if "same_as" in t.result else ""
-    judged = "; ".join(_judged(j) for j in t.result.get("judged", []))
+    judged = "; ".join(words.line(j) for j in t.result.get("judged", []))
     return shown(f"trial {t.number + 1} ({tried}/{total}): {values}{again}: {judged} "
                  f"[{t.result.get('rounds', 0):,} rounds]")
-
-
-def _judged(j: Mapping[str, Any]) -> str:
-    value = "–" if j["value"] is None else _num(j["value"])
-    ci = "" if j["ci95"] is None else f" ({_num(j['ci95'][0])} to {_num(j['ci95'][1])})"
-    verdict = {"met": "meets", "missed": "misses", "open": "unsettled"}.get(j["verdict"], j["verdict"])
-    if j.get("goal"):
-        verdict = f"goal {j['goal']}"
-    return f"{j['figure']} {value}{ci} {verdict} {j['target']}"
-
-
-def _num(x: float) -> str:
-    if float(x).is_integer():
-        return f"{int(x):,}"
-    return f"{x:.3f}" if abs(x) < 1 else f"{x:,.2f}"
-
-
-def ranked(result: Tuned) -> list[Trial]:
-    """The distinct candidates played, best first (as the winner is chosen)."""
-
-    left = [t for t in result.trials if t.state == "complete" and "same_as" not in t.result]
-    out: list[Trial] = []
-    while left and len(out) < SHOWN:
-        top = best(left)
-        assert top is not None
-        out.append(top)
-        left.remove(top)
-    return out
 
 
 def show(console: Console, r: Tuned) -> None:
@@ -183,33 +166,39 @@ def show(console: Console, r: Tuned) -> None:
                   f"seed {r.seed}, {r.sampler}: {len(r.trials)} trials, "
                   f"{sum('same_as' not in t.result for t in r.trials)} distinct candidates"
                   + (f" ({r.resumed} from the storage)" if r.resumed else "") + f" in {r.elapsed:.1f} s")
-    console.print("targets: " + _safe("; ".join(f"{t.figure} {t.text}" for t in r.targets)))
-    console.print("varied: " + _safe("; ".join(f"{t.name} {t.lo}–{t.hi}" for t in r.space)))
+    console.print("targets: " + _safe("; ".join(words.targets(r.targets, r.trials))))
+    console.print("varied: " + _safe("; ".join(f"{t.name} {t.lo} to {t.hi}" for t in r.space)))
     failed = [t for t in r.trials if t.state != "complete"]
     if failed:
         console.print(f"{len(failed)} candidate(s) could not be played (see the progress lines)")
     console.print()
-    _list(console, "best candidates", ranked(r))
+    _list(console, "best candidates", ranked(r.trials)[:SHOWN])
     if len(r.targets) > 1:
-        front = [t for t in r.front if "same_as" not in t.result]
-        _list(console, f"Pareto front ({len(front)} candidate(s): none is better on every target)", front)
+        _list(console, f"Pareto front ({len(r.front)} candidate(s): none is better on every target)", r.front)
     if r.winner is None:
         console.print("[red]no candidate could be played[/]")
         return
     w = r.winner
     console.print(f"[bold]winner[/]: trial {w.number + 1}, {_safe(_values(w.values))} — meets "
-                  f"{w.met} of {len(r.targets)} target(s) with its whole interval, {w.met_by_value} by its value")
-    if w.met_by_value == 0:
-        console.print("[yellow]no candidate meets any target: the winner is only the closest found (vary more "
-                      "in design: vary, give more --trials, or check the targets)[/]")
+                  f"{w.meets} of {len(r.targets)} target(s) with its whole interval, {w.meets_by_value} by its value")
     if r.check is not None:
         c = r.check
-        console.print(f"checked on fresh seeds ({c['rounds']:,} rounds): meets {c['met']} of {len(r.targets)} with its "
-                      f"whole interval, {c['met_by_value']} by its value")
+        console.print(f"checked on fresh seeds ({c['rounds']:,} rounds): meets {c['meets']} of {len(r.targets)} "
+                      f"with its whole interval, {c['meets_by_value']} by its value")
         for j in c["judged"]:
-            console.print("  " + _safe(_judged(j)))
+            console.print("  " + _safe(words.line(j)))
+    where = ("on fresh seeds" if r.check is not None
+             else "on the search's seeds (not checked on fresh seeds: --no-check)")
+    if r.outcome == "meets":
+        console.print(f"[green]it meets every target {where}[/]: written as the result")
+    else:
+        console.print(f"[yellow]the closest found, not a result[/]: it does not meet every target {where}. "
+                      "To try:")
+        for text in r.advice:
+            console.print(f"  - {_safe(text)}")
     if r.written is not None:
-        console.print(f"written: {_safe(r.written)} (unodsl run {_safe(r.written)})")
+        console.print(f"written: {_safe(r.written)} (unodsl run {_safe(r.written)})", soft_wrap=True)
+    console.print(f"trials stored in {_safe(r.storage)} (the same command resumes from there)", soft_wrap=True)
 
 
 def _values(values: Mapping[str, int]) -> str:
@@ -221,5 +210,5 @@ def _list(console: Console, title: str, trials: Sequence[Trial]) -> None:
     for t in trials:
         console.print(f"  trial {t.number + 1:>3}  {_safe(_values(t.values))}  [{t.result.get('rounds', 0):,} rounds]")
         for j in t.result.get("judged", []):
-            console.print("        " + _safe(_judged(j)))
+            console.print("        " + _safe(words.line(j)))
     console.print()

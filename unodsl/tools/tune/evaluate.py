@@ -1,11 +1,12 @@
 """One candidate, measured until its targets are settled: the balance lab's passes
 (tools/analyze/) played a step at a time on the same seeds, the figures after each step
-judged against the targets, and more rounds played only while some verdict is open.
+judged against the targets, and more rounds played only while some verdict is unsettled.
 
-A bound is *settled* when the figure's 95% interval lies wholly inside it (met) or
-wholly outside (missed); a goal (as low or high as possible) is measured with the whole
-budget. Only the passes the targets need are played: the main rounds always, the whole
-games for a game figure, restricted play for card power, a full evaluator for tension.
+A bound is *settled* when the figure's 95% interval lies wholly inside it (the figure
+meets it) or wholly outside (misses it); otherwise it is *unsettled*. A goal (as low or
+high as possible) is measured with the whole budget. Only the passes the targets need are
+played: the main rounds always, the whole games for a game figure, restricted play for
+card power, a full evaluator for tension.
 
 Every candidate is played on the same seeds (common random numbers), so differences
 between candidates are differences of the rules, not of the deal.
@@ -42,8 +43,9 @@ from ..analyze.passes import (
 )
 from ..analyze.watch import LabTally
 from ..simulate import Setup, Tally, batch_variant, table_size
+from . import words
 
-Verdict = Literal["met", "missed", "open"]
+Verdict = Literal["meets", "misses", "unsettled"]
 
 
 @dataclass(frozen=True)
@@ -71,31 +73,34 @@ class Judged:
     ci95: tuple[float, float] | None
     verdict: Verdict
     objective: float | None  # minimised: how far outside the bound (negative: how far inside), or the goal
+    percent: bool = False    # the figure is a share (or a difference of shares): shown as a percentage
 
     def as_dict(self) -> dict[str, Any]:
-        return {"figure": self.target.figure, "target": self.target.text, "min": self.target.min,
-                "max": self.target.max, "goal": self.target.goal, "value": _r(self.value),
-                "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95], "verdict": self.verdict,
-                "objective": _r(self.objective)}
+        d = {"figure": self.target.figure, "target": "", "min": self.target.min, "max": self.target.max,
+             "goal": self.target.goal, "value": _r(self.value),
+             "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95], "verdict": self.verdict,
+             "objective": _r(self.objective), "percent": self.percent}
+        d["target"] = words.target(d)  # in the figure's units, as the terminal and the page say it
+        return d
 
 
 def judge(t: Target, f: Figure | None) -> Judged:
     """Target `t` against figure `f`."""
     if f is None or f.value is None:
-        return Judged(t, None, None, "open", None)
+        return Judged(t, None, None, "unsettled", None, f is not None and f.percent)
     v, ci = f.value, f.ci95
     if t.goal is not None:
-        return Judged(t, v, ci, "open", v if t.goal == "lowest" else -v)
+        return Judged(t, v, ci, "unsettled", v if t.goal == "lowest" else -v, f.percent)
     margins = [m for m in ((t.min - v) if t.min is not None else None,
                            (v - t.max) if t.max is not None else None) if m is not None]
     objective = max(margins)
-    verdict: Verdict = "open"
+    verdict: Verdict = "unsettled"
     if ci is not None:
         lo, hi = ci
         inside = (t.min is None or lo >= t.min) and (t.max is None or hi <= t.max)
         outside = (t.min is not None and hi < t.min) or (t.max is not None and lo > t.max)
-        verdict = "met" if inside else "missed" if outside else "open"
-    return Judged(t, v, ci, verdict, objective)
+        verdict = "meets" if inside else "misses" if outside else "unsettled"
+    return Judged(t, v, ci, verdict, objective, f.percent)
 
 
 def passes(targets: tuple[Target, ...], kinds: tuple[str, ...], players: int) -> set[str]:
@@ -113,12 +118,12 @@ class Measured:
     figures: dict[str, Figure]
 
     @property
-    def met(self) -> int:
+    def meets(self) -> int:
         """Targets whose whole interval meets them."""
-        return sum(j.verdict == "met" for j in self.judged)
+        return sum(j.verdict == "meets" for j in self.judged)
 
     @property
-    def met_by_value(self) -> int:
+    def meets_by_value(self) -> int:
         """Targets whose value meets them (bounds only)."""
         return sum(j.objective is not None and j.target.goal is None and j.objective <= 0 for j in self.judged)
 
@@ -157,7 +162,7 @@ def evaluate(path: Path, targets: tuple[Target, ...], *, players: int, agents: t
         a.power, a.power_rounds = power, done if power is not None else 0
         figs = figures(a)
         judged = [judge(t, figs.get(t.figure)) for t in targets]
-        if done >= effort.most or all(j.verdict != "open" for j in judged):
+        if done >= effort.most or all(j.verdict != "unsettled" for j in judged):
             return Measured(judged, done, done_games, figs)
 
 

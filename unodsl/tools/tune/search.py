@@ -9,9 +9,11 @@ candidates, the same figures and the same winner with one worker, several, or a 
 cluster (the workers only play each candidate's rounds, which are seeded by index), and
 a run resumed after an interruption goes on as if it had never stopped.
 
-Every trial is kept in Optuna's storage (a local SQLite file by default) with its
-figures, verdicts and overlay text, as it ends: an interrupted run keeps what it tried,
-and running the same command again resumes the study.
+Every trial is kept in Optuna's storage with its figures, verdicts and overlay text, as
+it ends: an interrupted run keeps what it tried, and running the same command again
+resumes the study. The storage is a SQLite file in the user's cache folder
+(`$XDG_CACHE_HOME/unodsl/tune.db`, else `~/.cache/unodsl/tune.db`) unless `storage`
+names another file or a database URL: a run leaves nothing in the folder it runs in.
 """
 
 from __future__ import annotations
@@ -33,15 +35,19 @@ from typing import Any
 from ...errors import VariantError
 from ...model import Target, Tunable
 from ...variant.load import load_variant
+from ...variant.source import _CONTROL as CONTROL  # what variant text may not hold (an extends: included)
 from ..analyze.lab import Runner
 from ..batch import Pool
 from ..cluster import Cluster
 from ..simulate import check_agents, game_seed, table_size
+from . import words
 from .evaluate import Effort, Measured, evaluate
+from .rank import advice, best, meets
 from .space import Base, TuneError, base, candidate_file, overlay, parse_vary, size, with_vary
 
 REPEATS = 4  # proposals per distinct candidate at most (a small space is soon tried through)
 CHECK_STREAM = -4  # the master seed of the check on fresh seeds: game_seed(seed, -4)
+STORED = 2  # the version of what a trial keeps (2: the verdicts meets/misses/unsettled): an older study is not resumed
 
 
 def optuna() -> Any:
@@ -68,17 +74,22 @@ class Trial:
     overlay: str
 
     @property
-    def met(self) -> int:
-        return int(self.result.get("met", 0))
+    def meets(self) -> int:
+        """Targets met with the whole interval."""
+        return int(self.result.get("meets", 0))
 
     @property
-    def met_by_value(self) -> int:
-        return int(self.result.get("met_by_value", 0))
+    def meets_by_value(self) -> int:
+        """Targets met by the value."""
+        return int(self.result.get("meets_by_value", 0))
 
 
 @dataclass
 class Tuned:
-    """A tuning run: the trials, the winner, the Pareto front, and the winner checked on fresh seeds."""
+    """A tuning run: the trials, the winner, the Pareto front, the winner checked on fresh
+    seeds, and what that check made of it: `outcome` "meets" (every target met on fresh
+    seeds, or on the search's seeds without the check) or "closest" (the best found, not
+    good enough), with `advice` on what to try."""
 
     variant: str
     targets: tuple[Target, ...]
@@ -91,7 +102,7 @@ class Tuned:
     winner: Trial | None
     front: list[Trial]
     check: dict[str, Any] | None
-    storage: str
+    storage: str                  # where the trials are kept: the SQLite file's path, or the database URL
     study: str
     sampler: str
     elapsed: float = 0.0
@@ -99,6 +110,8 @@ class Tuned:
     written: str | None = None    # where the winner's overlay was written
     written_text: str = ""        # … and what
     name: str = ""                # the variant's name (text from its file)
+    outcome: str | None = None    # "meets" or "closest" (None: no candidate played)
+    advice: list[str] = dataclasses.field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         def trial(t: Trial) -> dict[str, Any]:
@@ -108,15 +121,16 @@ class Tuned:
             "variant": self.variant, "name": self.name, "players": self.players, "agents": list(self.agents),
             "seed": self.seed,
             "sampler": self.sampler, "storage": self.storage, "study": self.study,
-            "targets": [{"figure": t.figure, "target": t.text, "min": t.min, "max": t.max, "goal": t.goal}
-                        for t in self.targets],
+            "targets": [{"figure": t.figure, "target": text, "min": t.min, "max": t.max, "goal": t.goal}
+                        for t, text in zip(self.targets, words.target_texts(self.targets, self.trials), strict=True)],
             "space": [{"name": t.name, "kind": t.kind, "changes": t.target, "lo": t.lo, "hi": t.hi}
                       for t in self.space],
             "effort": {"step": self.effort.step, "most": self.effort.most},
             "trials": [trial(t) for t in self.trials],
             "winner": None if self.winner is None else trial(self.winner),
             "front": [t.number + 1 for t in self.front],
-            "check": self.check, "written": self.written, "overlay": self.written_text or None,
+            "check": self.check, "outcome": self.outcome, "advice": self.advice, "written": self.written,
+            "overlay": self.written_text or None,
             "resumed": self.resumed,
             "elapsed": round(self.elapsed, 3),
         }
@@ -128,11 +142,13 @@ Progress = Callable[[Trial, int, int], None]  # told of each trial as it ends: d
 def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, agents: Sequence[str] = ("greedy",),
          seed: int = 0, options: Mapping[str, bool | int | str] | None = None, vary: Sequence[str] = (),
          effort: Effort | None = None, workers: int = 1, cluster: str | None = None,
-         storage: str | Path = "unodsl-tune.db", check: bool = True, progress: Progress | None = None,
-         output: Path | None = None) -> Tuned:
+         storage: str | Path | None = None, check: bool = True, progress: Progress | None = None,
+         output: Path | None = None, force: bool = False) -> Tuned:
     """Tune `variant` (a path or a shipped name) toward the targets of its `design:` section,
-    changing only what `design: vary:` (or `vary`, as `--vary NAME=LO..HI`) declares; the
-    winner's overlay is written at `output` (if given, and only if some candidate played)."""
+    changing only what `design: vary:` (or `vary`, as `--vary NAME=LO..HI`) declares. The
+    winner's overlay is written (if `output` is given, and some candidate played) at `output`
+    if it meets every target on fresh seeds, else at `closest_name(output)`; an existing
+    file is replaced only with `force`. The trials are kept in `storage` (see `stored`)."""
     opt = optuna()
     effort = effort or Effort()
     if trials < 1:
@@ -148,6 +164,9 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
         b = base(variant, loaded)
         targets, space = loaded.targets, loaded.vary
         where = f"{b.path}"
+        if b.shipped is None and CONTROL.search(str(b.path)):
+            raise TuneError(f"{where}: its name holds a control character, which a candidate's extends: cannot "
+                            "name (variant text is printable): rename the file")
         if not targets:
             raise TuneError(f"{where}: no targets: give them under design: (for example first_seat_advantage: "
                             "{max: 0.02}; see unodsl explain design)")
@@ -161,7 +180,8 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
             raise TuneError("a target on the skill ladder (skill…) is not tunable: the ladder costs minutes per "
                             "candidate; analyse it with unodsl analyze --ladder")
         if output is not None:
-            writable(b, output)
+            writable(b, output, force)
+        url, place = stored(storage)
         n = table_size(loaded, players)
         fixed = {o.name: o.value for o in loaded.options if o.name in options}
         allow = (str(b.path.parent),)
@@ -170,21 +190,64 @@ def tune(variant: str | Path, *, trials: int = 30, players: int | None = None, a
         start = time.perf_counter()
         if cluster is not None:
             with Cluster(cluster, workers=workers) as opened:
-                result = run.search(Runner(1, opened, None), storage, trials, check, progress)
+                result = run.search(Runner(1, opened, None), url, trials, check, progress)
         elif workers != 1:
             with Pool(workers or os.cpu_count() or 1) as pool:
-                result = run.search(Runner(1, pool, None), storage, trials, check, progress)
+                result = run.search(Runner(1, pool, None), url, trials, check, progress)
         else:
-            result = run.search(Runner(1, None, None), storage, trials, check, progress)
+            result = run.search(Runner(1, None, None), url, trials, check, progress)
         result.elapsed = time.perf_counter() - start
-        if output is not None and result.winner is not None:
-            result.written_text = run.write(result.winner, output)
-            result.written = str(output)
+        result.storage = place
+        if result.winner is not None:
+            judged = (result.check or result.winner.result)["judged"]
+            result.outcome = "meets" if meets(judged) else "closest"
+            tried = sum("same_as" not in t.result for t in result.trials) >= size(space)
+            result.advice = [] if result.outcome == "meets" else advice(judged, space_tried=tried)
+            if output is not None:
+                path = output if result.outcome == "meets" else closest_name(output)
+                result.written_text = run.write(result.winner, path, result.outcome == "closest")
+                result.written = str(path)
         return result
 
 
-def writable(b: Base, output: Path) -> None:
-    """Refuse, before anything is played, an output whose overlay could not load its base."""
+def closest_name(output: Path) -> Path:
+    """Where a winner that is only the closest found is written: `NAME.closest.yaml` for
+    `NAME.tuned.yaml` (or `NAME.yaml`), in the same folder."""
+    stem = output.stem.removesuffix(".tuned")
+    return output.with_name(f"{stem}.closest{output.suffix}")
+
+
+def default_storage() -> Path:
+    """The trials' SQLite file when no storage is named: `unodsl/tune.db` in the user's cache
+    folder (`$XDG_CACHE_HOME` if it is set to an absolute path, else `~/.cache`)."""
+    cache = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(cache) if cache and Path(cache).is_absolute() else Path.home() / ".cache"
+    return root / "unodsl" / "tune.db"
+
+
+def stored(storage: str | Path | None) -> tuple[str, str]:
+    """Optuna's URL for `storage` (a database URL, a SQLite file, or None: `default_storage()`),
+    and where the trials are, as a user reads it (the file's absolute path, or the URL). The
+    default file's folder is made; another file's folder must exist."""
+    if isinstance(storage, str) and "://" in storage:
+        return storage, storage
+    path = (default_storage() if storage is None else Path(storage)).expanduser().resolve()
+    if storage is None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise TuneError(f"cannot make the cache folder {path.parent} for the trials ({err.strerror or err}): "
+                            "name a file with --storage") from err
+    elif not path.parent.is_dir():
+        raise TuneError(f"--storage {storage}: there is no folder {path.parent}")
+    elif path.is_dir():
+        raise TuneError(f"--storage {storage}: is a folder; name a file (tune.db) or a database URL")
+    return f"sqlite:///{path}", str(path)
+
+
+def writable(b: Base, output: Path, force: bool = False) -> None:
+    """Refuse, before anything is played, an output whose overlay could not load its base, or
+    (without `force`) a file that exists where the winner would be written."""
     folder = output.resolve().parent
     if not folder.is_dir():
         raise TuneError(f"--output {output}: there is no folder {folder}")
@@ -194,6 +257,14 @@ def writable(b: Base, output: Path) -> None:
         raise TuneError(f"--output {output}: the overlay extends {b.path}, which must be in its folder or below "
                         f"it (a variant builds only on files there, and on shipped variants)",
                         )
+    if force:
+        return
+    for path, what in ((output, "its winner there"),
+                       (closest_name(output), "the closest candidate there when the winner does not meet every "
+                                              "target")):
+        if path.exists():
+            raise TuneError(f"{path} exists (tune writes {what}): pass --force to replace it, or choose another "
+                            "--output")
 
 
 @dataclass
@@ -223,7 +294,8 @@ class Run:
         key = json.dumps({"file": str(self.base.path), "text": hashlib.sha256(text).hexdigest(),
                           "targets": [dataclasses.asdict(t) for t in self.targets],
                           "space": [repr(t) for t in self.space], "players": self.players, "agents": self.agents,
-                          "seed": self.seed, "effort": repr(self.effort), "fixed": sorted(self.fixed.items())},
+                          "seed": self.seed, "effort": repr(self.effort), "fixed": sorted(self.fixed.items()),
+                          "stored": STORED},
                          sort_keys=True, default=repr)
         stem = self.base.shipped or self.base.path.stem
         return f"{stem}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
@@ -240,10 +312,8 @@ class Run:
         d = self.opt.distributions
         return {t.name: d.IntDistribution(t.lo, t.hi) for t in self.space}
 
-    def search(self, runner: Runner, storage: str | Path, trials: int, check: bool,
-               progress: Progress | None) -> Tuned:
+    def search(self, runner: Runner, url: str, trials: int, check: bool, progress: Progress | None) -> Tuned:
         opt = self.opt
-        url = storage if isinstance(storage, str) and "://" in storage else f"sqlite:///{Path(storage).resolve()}"
         name = self.study_name()
         directions = ["minimize"] * len(self.targets)
         study = opt.create_study(storage=url, study_name=name, directions=directions, load_if_exists=True)
@@ -271,7 +341,7 @@ class Run:
         records.sort(key=lambda r: r.number)
         winner = best(records)
         front_numbers = {t.number for t in study.best_trials} if len(self.targets) > 1 else set()
-        front = [r for r in records if r.number in front_numbers]
+        front = [r for r in records if r.number in front_numbers and "same_as" not in r.result]  # each once
         checked = self.check(winner, runner) if check and winner is not None else None
         return Tuned(self.base.shipped or str(self.base.path), self.targets, self.space, self.seed, self.players,
                      self.agents, self.effort, records, winner, front, checked, str(url), name, self.sampler_name,
@@ -335,43 +405,20 @@ class Run:
                             runner=runner, allow=self.allow)
         return {"seed": fresh, **summary(measured)}
 
-    def write(self, winner: Trial, output: Path) -> str:
-        """The winner's overlay, written at `output` (its `extends:` relative to it)."""
+    def write(self, winner: Trial, output: Path, closest: bool) -> str:
+        """The winner's overlay, written at `output` (its `extends:` relative to it), its first
+        lines saying, when it is only the closest found, that it is no result."""
         text = self.text(winner.values, output.parent.resolve())
+        if closest:
+            text = (f"# The closest candidate found (trial {winner.number + 1}), not a result: it does not meet "
+                    "every target.\n" + text)
         output.write_text(text, encoding="utf-8")
         return text
 
 
 def summary(m: Measured) -> dict[str, Any]:
-    return {"judged": [j.as_dict() for j in m.judged], "rounds": m.rounds, "games": m.games, "met": m.met,
-            "met_by_value": m.met_by_value}
-
-
-def best(records: Sequence[Trial]) -> Trial | None:
-    """The winner: the candidate whose intervals meet the most targets, then whose values meet
-    the most, then the deepest inside its bounds (the sum of the objectives, each scaled by
-    its bound's width), then the earliest."""
-    done = [r for r in records if r.state == "complete" and "same_as" not in r.result]
-    if not done:
-        return None
-
-    def depth(r: Trial) -> float:
-        total = 0.0
-        for j in r.result.get("judged", []):
-            t = j["objective"] or 0.0
-            total += t / _scale(j)
-        return total
-
-    return min(done, key=lambda r: (-r.met, -r.met_by_value, depth(r), r.number))
-
-
-def _scale(j: Mapping[str, Any]) -> float:
-    """The width a bound's objective is measured in: the range's width, else the bound's size, else 1."""
-    lo, hi = j.get("min"), j.get("max")
-    if lo is not None and hi is not None and hi > lo:
-        return float(hi - lo)
-    end = lo if lo is not None else hi
-    return abs(float(end)) if end else 1.0
+    return {"judged": [j.as_dict() for j in m.judged], "rounds": m.rounds, "games": m.games, "meets": m.meets,
+            "meets_by_value": m.meets_by_value}
 
 
 def _error(err: Exception) -> str:
