@@ -36,7 +36,8 @@ from ...variant.load import load_variant
 from ..analyze.lab import Runner
 from ..batch import Pool
 from ..cluster import Cluster
-from ..simulate import check_agents, game_seed, table_size
+from ..seating import game_seed
+from ..simulate import check_agents, table_size
 from .evaluate import Effort, Measured, evaluate
 from .space import Base, TuneError, base, candidate_file, overlay, parse_vary, size, with_vary
 
