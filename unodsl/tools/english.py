@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from ..engine.events import EVENTS
 from ..engine.primitives import REGISTRY
 from ..lang import ast
-from ..lang.check import option_read, show
 from ..lang.parse import parse
+from ..lang.show import show
+from ..lang.static import option_read
 from .inline import code, lit
 
 # -- words -------------------------------------------------------------------
