@@ -1,8 +1,9 @@
 """What the language knows about its primitives and built-in names.
 
 The engine registers each primitive (one short function) with its parameter
-types; the checker uses the signatures, the compiler binds the functions, and
-the language reference is generated from the docstrings.
+types and its phrase (Says); the checker uses the signatures, the compiler binds
+the functions, the language reference is generated from the docstrings, and the
+rulebook's English from the phrases (tools/phrases.py).
 """
 
 from __future__ import annotations
