@@ -49,7 +49,8 @@ from typing import Any
 from unodsl import Game, load_variant, make_agents
 from unodsl.errors import RunawayRound
 from unodsl.model import Variant
-from unodsl.tools.simulate import game_seed, simulate
+from unodsl.tools.seating import game_seed
+from unodsl.tools.simulate import simulate
 
 MIRROR = Path(__file__).with_name("rlcard_mirror.yaml")
 MAX_TURNS = 5_000  # simulate's default

@@ -85,6 +85,27 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+MAX_MODULE_LINES = 600  # one job per module: a module past this holds more than one
+
+
+def long_modules(package: Path, limit: int = MAX_MODULE_LINES) -> dict[str, int]:
+    """The Python modules under `package` longer than `limit` lines, with their lengths."""
+    lengths = {str(p.relative_to(package.parent)): len(p.read_text(encoding="utf-8").splitlines())
+               for p in sorted(package.rglob("*.py"))}
+    return {name: n for name, n in lengths.items() if n > limit}
+
+
+def test_no_module_in_the_package_is_over_600_lines() -> None:
+    assert long_modules(PACKAGE) == {}, "split the module by job (one job per module)"
+
+
+def test_a_module_over_600_lines_is_found(tmp_path: Path) -> None:
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "short.py").write_text("x = 1\n" * 600, encoding="utf-8")
+    (tmp_path / "pkg" / "sub" / "long.py").write_text("x = 1\n" * 601, encoding="utf-8")
+    assert long_modules(tmp_path / "pkg") == {str(Path("pkg/sub/long.py")): 601}
+
+
 def test_no_import_circles_anywhere_in_the_package() -> None:
     assert cycles(import_graph()) == []
 

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from unodsl.cli import main
 from unodsl.tools import cluster as cluster_module
 from unodsl.tools.cluster import Cluster, ClusterUnavailable
-from unodsl.tools.simulate import Simulation, simulate
+from unodsl.tools.simulate import simulate
+from unodsl.tools.simulation import Simulation
 from unodsl.tools.sweep import Grid, sweep
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,8 +20,10 @@ from unodsl.engine.primitives import REGISTRY
 from unodsl.errors import VariantError
 from unodsl.lang import ast
 from unodsl.lang.parse import parse
-from unodsl.tools import english
-from unodsl.tools.english import PHRASES, English, is_fallback
+from unodsl.lang.signature import Says
+from unodsl.tools import clauses, english, wording
+from unodsl.tools.english import English, is_fallback
+from unodsl.tools.phrases import mistakes
 from unodsl.tools.rulebook import CHROMIUM_FLAGS, build, golden_name, html_page, markdown, render, shipped_files
 from unodsl.variant.load import load_variant
 
@@ -45,20 +47,42 @@ def _call(name: str) -> ast.Call:
 
 @pytest.mark.parametrize("name", sorted(REGISTRY.primitives))
 def test_every_primitive_has_english(name: str) -> None:
-    assert name in PHRASES, f"add a phrase for {name}() to unodsl/tools/english.py"
+    says = REGISTRY.primitives[name].says
+    assert says is not None, f"declare the phrase of {name}() with says= where it is registered"
+    assert mistakes(name, says) == []
     call = _call(name)
     e = English(KINDS)
-    said = " ".join(english.finish(e.stmt(call))) if REGISTRY.primitives[name].kind != "query" else e.value(call)
+    said = " ".join(clauses.finish(e.stmt(call))) if REGISTRY.primitives[name].kind != "query" else e.value(call)
     assert said and not is_fallback(said), f"{name}: {said}"
 
 
-def test_no_phrase_for_a_primitive_that_does_not_exist() -> None:
-    assert set(PHRASES) <= set(REGISTRY.primitives)
+def test_a_phrase_with_an_unknown_slot_form_or_shape_is_caught() -> None:
+    bad = Says(clause=("{whom}", "draw{s} {count:heaps} {s:amount}"), cases=(("count:many", Says(noun="x")),
+                                                                          ("cout=1", Says(noun="{count}"))))
+    assert mistakes("draw", bad) == [
+        "draw: unknown shape 'count:many'", "draw: unknown shape 'cout=1'",
+        "draw: unknown slot {whom} in '{whom}'",
+        "draw: unknown slot {count:heaps} in 'draw{s} {count:heaps} {s:amount}'",
+        "draw: unknown slot {s:amount} in 'draw{s} {count:heaps} {s:amount}'"]
+
+
+@pytest.mark.parametrize(("source", "want"), [
+    ("reveal(draw(next, 2)); skip()",
+     ["The next player draws 2 cards, face up for everyone to see and loses their turn."]),
+    ("play(top, effect: false)", ["You play the top card without its effect."]),
+    ("eliminate(next, out_of: \"game\", at: \"top\", to: discard_pile)",
+     ["The next player is out of the game, their cards going onto the discard pile."]),
+    ("move(draw_pile, hand, 3); move(draw_pile, next.hand)",
+     ["Put the top 3 cards of the draw pile into your hand and put the top card of the draw pile into the next "
+      "player's hand."]),
+])
+def test_a_phrase_chooses_the_case_its_arguments_fit(source: str, want: list[str]) -> None:
+    assert English(KINDS).program(source) == want
 
 
 def test_every_event_and_name_has_english() -> None:
     assert set(EVENTS) <= set(english.EVENT_PHRASES)
-    assert set(REGISTRY.names) <= set(english.NAMES)
+    assert [name for name, builtin in REGISTRY.names.items() if not builtin.says] == []
 
 
 @pytest.mark.parametrize(("source", "want"), [
@@ -108,8 +132,8 @@ def test_a_construct_without_words_is_quoted_not_invented() -> None:
 
 
 def test_kind_names_are_humanised_from_data() -> None:
-    assert english.humanise("wild_deep_into_the_deck") == "Wild Deep Into The Deck"
-    assert english.article("Ace") == "an Ace"
+    assert wording.humanise("wild_deep_into_the_deck") == "Wild Deep Into The Deck"
+    assert wording.article("Ace") == "an Ace"
 
 
 @pytest.mark.parametrize("path", shipped_files(), ids=lambda p: golden_name(p))
@@ -232,7 +256,7 @@ def test_html_rulebook_in_a_browser(name: str, tmp_path: Path) -> None:
     assert '<pre id="errors"></pre>' in dom, "a script error was written into the page"
     v = load_variant(name)
     for kind in v.kinds:
-        assert f"<td>{english.humanise(kind)}</td>" in dom
+        assert f"<td>{wording.humanise(kind)}</td>" in dom
     assert dom.count('class="swatch"') >= len(v.sides[0].colors)
 
 

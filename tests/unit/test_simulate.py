@@ -19,8 +19,11 @@ from unodsl.engine.game import Game
 from unodsl.players.bots import make_agents
 from unodsl.tools import plots
 from unodsl.tools import simulate as simulate_module
+from unodsl.tools.comparison import compare
 from unodsl.tools.plots import PlotUnavailable
-from unodsl.tools.simulate import Simulation, compare, game_seed, seating, simulate, table
+from unodsl.tools.seating import game_seed, seating, table
+from unodsl.tools.simulate import simulate
+from unodsl.tools.simulation import Simulation
 from unodsl.tools.stats import (
     betainc,
     chi2_sf,

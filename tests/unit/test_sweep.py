@@ -13,8 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from unodsl.cli import main
-from unodsl.tools import simulate as simulate_module
-from unodsl.tools.simulate import holm, simulate
+from unodsl.tools import comparison
+from unodsl.tools.comparison import holm
+from unodsl.tools.simulate import simulate
 from unodsl.tools.stats import fisher_exact
 from unodsl.tools.sweep import Grid, GridError, parse_grid, parse_players, sweep
 
@@ -120,7 +121,7 @@ def test_a_one_cell_grid_gives_simulates_figures() -> None:
 
 
 def test_holm_over_a_known_family() -> None:
-    tests = [simulate_module.TestResult(str(i), "t", None, None, None, p)
+    tests = [comparison.TestResult(str(i), "t", None, None, None, p)
              for i, p in enumerate([0.01, 0.04, 0.03, 0.005])]
     holm(tests)
     assert [t.p_holm for t in tests] == pytest.approx([0.03, 0.06, 0.06, 0.02])

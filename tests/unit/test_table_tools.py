@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from unodsl.cli import main
-from unodsl.tools.simulate import figures, simulate
+from unodsl.tools.simulate import simulate
+from unodsl.tools.simulation import figures
 from unodsl.variant.load import load_variant
 
 

@@ -14,8 +14,9 @@ from rich.markup import escape
 from ..errors import UnoDslError, VariantError
 from ..tools import plots
 from ..tools import simulate as lib
+from ..tools.comparison import ALPHA, Comparison, TestResult, compare
 from ..tools.plots import PlotUnavailable
-from ..tools.simulate import ALPHA, Comparison, Simulation, TestResult
+from ..tools.simulation import Simulation
 from ..variant.load import load_variant
 from .common import (
     EXIT_INVALID,
@@ -131,7 +132,7 @@ def simulate(variant: str, games: int | None, rounds: int | None, players: int |
         err_console.print(f"[red]error:[/] {escape(str(err))}")
         sys.exit(EXIT_INVALID)
     failed = any(r.tally.failed for r in runs)
-    comparison = lib.compare(runs[0], runs[1]) if len(runs) == 2 else None
+    comparison = compare(runs[0], runs[1]) if len(runs) == 2 else None
     figs = [r.figures() for r in runs]
     charts = []
     if plot_dir is not None:

@@ -16,8 +16,9 @@ from rich.markup import escape
 from ..errors import UnoDslError, VariantError, shown
 from ..tools import plots
 from ..tools import sweep as lib
+from ..tools.comparison import TestResult
 from ..tools.plots import PlotUnavailable
-from ..tools.simulate import TestResult, default_players
+from ..tools.simulate import default_players
 from ..variant.load import load_variant
 from .common import (
     EXIT_INVALID,

@@ -12,7 +12,10 @@ from typing import Any
 
 from ..errors import did_you_mean
 from . import ast
+from .narrow import facts
+from .show import listing, show, source_text
 from .signature import ACTION_WORDS, CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, Registry, fits
+from .static import OPTION, option_read, static_int
 from .walk import start
 
 
@@ -45,53 +48,6 @@ def comparable(a: str, b: str) -> bool:
     return "any" in (a, b) or "none" in (a, b) or _RUNTIME.get(a, a) == _RUNTIME.get(b, b)
 
 
-def show(node: ast.Node, limit: int = 48) -> str:
-    """Short source-like text of an expression, for messages."""
-    text = _show(node)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _show(node: ast.Node) -> str:
-    match node:
-        case ast.Literal(value=v):
-            if isinstance(v, bool) or v is None:
-                return {True: "true", False: "false", None: "none"}[v]
-            return f'"{v}"' if isinstance(v, str) else str(v)
-        case ast.Name(id=name):
-            return name
-        case ast.Attr(obj=obj, name=name):
-            return f"{_show(obj)}.{name}"
-        case ast.Call(func=func, args=args, kwargs=kwargs):
-            parts = [_show(a) for a in args] + [f"{k}: {_show(v)}" for k, v in kwargs]
-            return f"{func}({', '.join(parts)})"
-        case ast.ListExpr(items=items):
-            return f"[{', '.join(_show(i) for i in items)}]"
-        case ast.Lambda(param=param, body=body):
-            return f"{param} -> {_show(body)}"
-        case ast.Unary(op=op, operand=x):
-            return f"not {_show(x)}" if op == "not" else f"-{_show(x)}"
-        case ast.Binary(op=op, left=a, right=b):
-            return f"{_show(a)} {op} {_show(b)}"
-    return "…"
-
-
-def _listing(values: tuple[Any, ...], limit: int = 12) -> str:
-    """Values for a message: runs of whole numbers as `0-9`, none as `none`, at most `limit` items."""
-    items: list[str] = []
-    numbers = sorted(v for v in values if isinstance(v, int) and not isinstance(v, bool))
-    i = 0
-    while i < len(numbers):
-        j = i
-        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
-            j += 1
-        items.append(f"{numbers[i]}-{numbers[j]}" if j > i + 1 else
-                     ", ".join(str(n) for n in numbers[i:j + 1]))
-        i = j + 1
-    items += [str(v) for v in values if isinstance(v, str)]
-    items += ["none"] * (None in values)
-    more = f", … ({len(items) - limit} more)" if len(items) > limit else ""
-    return ", ".join(items[:limit]) + more
-
 
 @dataclass
 class Context:
@@ -113,15 +69,6 @@ class Context:
     warnings: list[tuple[ast.At, str, str | None]] = field(default_factory=list)
 
 
-OPTION = "option"  # `option.NAME` reads the value of the variant's option NAME
-
-
-def option_read(node: ast.Node) -> str | None:
-    """NAME if `node` is `option.NAME`."""
-    match node:
-        case ast.Attr(obj=ast.Name(id=name), name=attr) if name == OPTION:
-            return attr
-    return None
 
 
 class Checker:
@@ -214,7 +161,7 @@ class Checker:
               value_only: bool = False) -> str:
         t = self._check(node, stmt, in_lambda, value_only)
         self.ctx.types[id(node)] = t
-        if self._may_be_none(node) and _text(node) not in self.known:
+        if self._may_be_none(node) and source_text(node) not in self.known:
             self.nulls.add(id(node))
         return t
 
@@ -481,7 +428,7 @@ class Checker:
             shown = [v for v in values if isinstance(v, str)]
             hint = did_you_mean(lit.value, shown) if isinstance(lit.value, str) else None
             self.ctx.warnings.append((start(node), f"{show(node)} never holds: {what} is one of: "
-                                      f"{_listing(values)}", hint or "compare it with one of these"))
+                                      f"{listing(values)}", hint or "compare it with one of these"))
 
     def _domain(self, node: ast.Node) -> tuple[str, tuple[Any, ...]] | None:
         """The values an expression can take, when they are known before the game starts."""
@@ -599,43 +546,6 @@ class Checker:
                              "add colours under `colors:`, or remove the choice")
 
 
-def _text(node: ast.Node) -> str:
-    """The full text of an expression: the key of what a test narrows."""
-    return _show(node)
-
-
-def facts(cond: ast.Node, truth: bool) -> frozenset[str]:
-    """The expressions (by text) known not to be none where `cond` is `truth`."""
-    match cond:
-        case ast.Unary(op="not", operand=x):
-            return facts(x, not truth)
-        case ast.Binary(op="and", left=a, right=b):
-            return facts(a, True) | facts(b, True) if truth else facts(a, False) & facts(b, False)
-        case ast.Binary(op="or", left=a, right=b):
-            return facts(a, False) | facts(b, False) if not truth else facts(a, True) & facts(b, True)
-        case ast.Binary(op=("==" | "!=") as op, left=a, right=b):
-            for x, y in ((a, b), (b, a)):
-                if isinstance(y, ast.Literal):
-                    if y.value is None and truth == (op == "!="):
-                        return _with_objects(x)
-                    if y.value is not None and truth == (op == "=="):
-                        return _with_objects(x)
-        case ast.Binary(op=("<" | "<=" | ">" | ">="), left=a, right=b) if truth:
-            return _with_objects(a) | _with_objects(b)  # an order holds only between numbers
-        case ast.Binary(op="in", left=a) if truth:
-            return _with_objects(a)
-    return frozenset()
-
-
-def _with_objects(node: ast.Node) -> frozenset[str]:
-    """`top.rank` is not none: then neither is `top` (a card attribute of none is none)."""
-    found = {_text(node)}
-    while isinstance(node, ast.Attr):
-        node = node.obj
-        found.add(_text(node))
-    return frozenset(found)
-
-
 def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
     """Check a whole program (statements) or a single condition expression."""
     checker = Checker(ctx)
@@ -644,20 +554,3 @@ def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
         checker._constant(node)
     return t
 
-
-def static_int(node: ast.Node, options: Mapping[str, bool | int]) -> int | None:
-    """The whole number an expression surely gives before the game starts: a literal,
-    an option's value (`option.deal`), or `+ - *` of those; else None."""
-    match node:
-        case ast.Literal(value=int() as number) if not isinstance(number, bool):
-            return number
-        case ast.Unary(op="-", operand=x):
-            inner = static_int(x, options)
-            return None if inner is None else -inner
-        case ast.Binary(op="+" | "-" | "*" as op, left=a, right=b):
-            left, right = static_int(a, options), static_int(b, options)
-            if left is None or right is None:
-                return None
-            return left + right if op == "+" else left - right if op == "-" else left * right
-    value = options.get(option_read(node) or "")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -14,9 +14,11 @@ from typing import Any, NamedTuple
 
 from ..errors import RuntimeFault
 from . import ast
-from .check import Context, option_read, show
+from .check import Context
 from .program import CHOOSE, DO, FOR, IF, LET, REPEAT, WHILE, Fn, Lambda, Program, Step
+from .show import show
 from .signature import CARD_ATTRS
+from .static import option_read
 from .walk import start
 
 MAX_INT = 10**12  # |n| of an arithmetic result: larger is a runaway (x = x * x in a loop)

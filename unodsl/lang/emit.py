@@ -22,10 +22,11 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
-from .check import Context, option_read
+from .check import Context
 from .compile import OPERATORS, Origin, _operands
 from .program import Lambda
 from .signature import CARD_ATTRS
+from .static import option_read
 
 _LITERAL_TYPES = (int, str, bool, type(None))
 

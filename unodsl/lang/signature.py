@@ -1,8 +1,9 @@
 """What the language knows about its primitives and built-in names.
 
 The engine registers each primitive (one short function) with its parameter
-types; the checker uses the signatures, the compiler binds the functions, and
-the language reference is generated from the docstrings.
+types and its phrase (Says); the checker uses the signatures, the compiler binds
+the functions, the language reference is generated from the docstrings, and the
+rulebook's English from the phrases (tools/phrases.py).
 """
 
 from __future__ import annotations
@@ -43,6 +44,37 @@ class Param:
     words: tuple[str, ...] = ()  # a str parameter that takes only these texts (`at: str{top|bottom}`)
 
 
+Words = tuple[str | None, str]  # a clause: (subject, verb)
+
+
+@dataclass(frozen=True, slots=True)
+class Says:
+    """A primitive's phrase in the rulebook's English, which tools/english.py puts into
+    sentences (merging clauses about the same subject).
+
+    A clause is (subject, verb). In both, `{param}` is that argument in words,
+    `{param:form}` the argument in one of the rulebook's forms (tools/phrases.py:
+    `amount` "2 cards", `poss` "your", `some` "a wild card or a card of the current colour", …),
+    `{param.inner}` an argument of a call given as that argument, `{call}` the call
+    itself and `{player}` whoever it applies to. The verb's marks ({s} {es} {is}
+    {has} {do} {their} {they}) agree with the subject; a subject "" is an
+    instruction ("shuffle the draw pile"), None a clause with no subject to merge."""
+
+    clause: Words | None = None    # what it does, or what it states as a condition
+    negative: Words | None = None  # the condition's negation
+    noun: str | None = None        # its value as a noun phrase
+    act: Words | None = None       # as a statement, where that reads otherwise than `clause`
+    many: bool = False             # the subject takes a plural verb ("the next 2 players lose …")
+    # Said instead, the first whose shapes all hold: "param:shape" (`count:one`, `items:hand`,
+    # `color:chosen`…, tools/phrases.py) or "param=text" (a literal argument: `at=top`).
+    cases: tuple[tuple[str, Says], ...] = ()
+
+
+def says_of(said: Says | Words | None) -> Says | None:
+    """A declaration's phrase: a (subject, verb) pair is a clause's."""
+    return said if isinstance(said, Says) or said is None else Says(clause=said)
+
+
 @dataclass(frozen=True, slots=True)
 class Primitive:
     """One function of the language: its signature, its kind and its code."""
@@ -58,11 +90,8 @@ class Primitive:
     # How generated code may write a call whose `test` is a lambda written there: Python
     # text over {items}, {var} and {body} that means the same as the function (lang/emit.py).
     inline: str | None = None
-    # Its phrase in the rulebook's English, when it is one clause: (subject, verb), each
-    # `{param}` the argument in words, the verb's marks ({s} {is} {their} …) agreeing with
-    # the subject ("" : an instruction; `{player}`: whoever it applies to). None: the
-    # rulebook has a phrase function of its own for it (tools/english.py).
-    says: tuple[str, str] | None = None
+    # Its phrase in the rulebook's English (Says).
+    says: Says | None = None
 
     def usage(self) -> str:
         parts = [f"{p.name}: {p.default}" if p.default else p.name for p in self.params]
@@ -80,6 +109,7 @@ class BuiltinName:
     nullable: bool = False  # its value may be none (`top` before the first card)
     inline: str | None = None  # Python text over `g` and `e` meaning the same, for generated code
     items: str | None = None  # … the same where the value is only iterated over (a tuple may do)
+    says: str | None = None  # its phrase in the rulebook ("the top card"; `{player:poss}`: "your", "the dealer's")
 
 
 def _parse_params(spec: str) -> tuple[Param, ...]:
@@ -103,44 +133,46 @@ class Registry:
     names: dict[str, BuiltinName] = field(default_factory=dict)
 
     def _add(self, kind: Kind, spec: str, returns: str, elem: str | None, none: bool = False,
-             inline: str | None = None, says: tuple[str, str] | None = None
+             inline: str | None = None, says: Says | Words | None = None
              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
             doc = " ".join((fn.__doc__ or "").split())
             self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, doc, elem, none,
-                                              inline, says)
+                                              inline, says_of(says))
             return fn
         return register
 
     def query(self, spec: str = "", returns: str = "any", elem: str | None = None, none: bool = False,
-              inline: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+              inline: str | None = None, says: Says | Words | None = None
+              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register a side-effect-free function (`none`: its value may be none; `inline`:
-        see Primitive.inline)."""
-        return self._add("query", spec, returns, elem, none, inline)
+        see Primitive.inline; `says`: its phrase, see Says)."""
+        return self._add("query", spec, returns, elem, none, inline, says)
 
     def effect(self, spec: str = "", returns: str = "none", elem: str | None = None, none: bool = False,
-               says: tuple[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register an effect: it changes the game (and may give a value back; `elem`
-        and `none` as for a query; `says`: see Primitive.says). Effects may not be used in
+               says: Says | Words | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register an effect: it changes the game (and may give a value back; `elem`,
+        `none` and `says` as for a query). Effects may not be used in
         conditions: an effect that only draws from the game's generator (`random`) is one
         too, so that conditions such as `legal_if` and `match` give the same answer each time."""
         return self._add("effect", spec, returns, elem, none, says=says)
 
-    def choice(self, spec: str, returns: str, none: bool = False
+    def choice(self, spec: str, returns: str, none: bool = False, says: Says | Words | None = None
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register a choice: it returns a Decision the engine puts to a player."""
-        return self._add("choice", spec, returns, None, none)
+        """Register a choice: it returns a Decision the engine puts to a player (`says` as
+        for a query)."""
+        return self._add("choice", spec, returns, None, none, says=says)
 
-    def name(self, type_: str, none: bool = False, inline: str | None = None, items: str | None = None
-             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def name(self, type_: str, none: bool = False, inline: str | None = None, items: str | None = None,
+             says: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register a built-in name read by a getter (game, env) -> value (`none`: it may be none;
         `inline`: the same as Python text over `g` and `e`, for generated code; `items`: the same
-        where the value is only iterated over)."""
+        where the value is only iterated over; `says`: its phrase in the rulebook)."""
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
             self.names[name] = BuiltinName(name, type_, fn, " ".join((fn.__doc__ or "").split()), none, inline,
-                                           items)
+                                           items, says)
             return fn
         return register
 

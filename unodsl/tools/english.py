@@ -7,177 +7,31 @@ Three renderings of a node, one per place it can stand:
   consecutive clauses about the same player merge ("The next player draws 2
   cards and loses their turn.").
 
-Every primitive of the language has one entry in PHRASES (a test holds the
-table to the registry). A construct with no phrase is quoted as written, in
-backticks, rather than put into invented words.
+Every primitive declares its phrase next to its function (`says=`, put into words
+by phrases.py); the words, clauses and sentences are in wording.py and clauses.py.
+A construct with no phrase is quoted as written, in backticks, rather than put into
+invented words.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ..engine.events import EVENTS
 from ..engine.primitives import REGISTRY
 from ..lang import ast
-from ..lang.check import option_read, show
 from ..lang.parse import parse
+from ..lang.static import option_read
+from .clauses import Clause, Part, finish, run_on
 from .inline import code, lit
+from .phrases import said
+from .wording import CARD_WORDS, PLAYER_WORDS, article, cards, humanise, join, possessive, quote, words
 
-# -- words -------------------------------------------------------------------
-
-
-def humanise(name: str) -> str:
-    """`king_of_hearts` → "King Of Hearts" (a card kind's name, from data)."""
-    return " ".join(w.capitalize() for w in name.split("_") if w)
-
-
-def words(name: str) -> str:
-    """`uno_missed` → "uno missed" (a flag, a question, a variable)."""
-    return name.replace("_", " ")
-
-
-def article(noun: str) -> str:
-    """`Draw Two` → "a Draw Two", `opponent` → "an opponent"."""
-    return ("an " if noun[:1].lower() in "aeio" else "a ") + noun
-
-
-def plural(noun: str) -> str:
-    """`card of the current colour` → "cards of the current colour", `Wild` → "Wilds"."""
-    if noun == "card" or noun.startswith("card "):
-        return "cards" + noun[4:]
-    if " card" in noun:
-        return noun.replace(" card", " cards", 1)
-    return noun + "s"
-
-
-def cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
-
-
-def possessive(who: str) -> str:
-    return {"you": "your", "it": "its", "they": "their"}.get(who, f"{who}'s")
-
-
-def quote(node: ast.Node) -> str:
-    """The fallback: the expression as written."""
-    return code(show(node, 200))
-
-
-def capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def decapitalise(text: str) -> str:
-    """Lower the first letter, unless the first word is in capitals ("UNO")."""
-    first = text.split(" ", 1)[0]
-    return text if first.isupper() and len(first) > 1 else text[:1].lower() + text[1:]
-
-
-def join(items: list[str], conj: str = "and") -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {conj} {items[-1]}"
-
-
-# -- clauses -----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Clause:
-    """A subject and a verb phrase with conjugation marks: {s} {es} {is} {has} {do}
-    {their} {they}. A subject of "" is an instruction (imperative); None is a
-    finished text that does not merge."""
-
-    subject: str | None
-    verb: str
-    many: bool = False
-
-    def text(self) -> str:
-        said = join([self._say(v) for v in self.verb.split(AND)])
-        return f"{self.subject} {said}" if self.subject else said
-
-    def _say(self, verb: str) -> str:
-        if self.subject is None:
-            return verb
-        if not self.subject:
-            return verb.format(s="", es="", ies="y", **{"is": "are", "has": "have", "do": "do"},
-                                    their="your", they="you")
-        many = self.many or self.subject in ("you", "they")
-        body = verb.format(
-            s="" if many else "s", es="" if many else "es", ies="y" if many else "ies",
-            their="your" if self.subject == "you" else "their",
-            they="you" if self.subject == "you" else "they",
-            **{"is": "are" if many else "is", "has": "have" if many else "has",
-               "do": "do" if many else "does"})
-        return body
-
-
-def text(clause: Clause) -> Clause:
-    """A clause frozen as text (so a subject of its own does not merge later)."""
-    return Clause(None, clause.text())
-
-
-Part = Clause | str  # a clause, or a finished sentence
-AND = "\x1f"  # between the verb phrases of merged clauses
-
-
-def finish(parts: Iterable[Part]) -> list[str]:
-    """Merge clauses with the same subject, then make sentences."""
-    merged: list[Part] = []
-    for part in parts:
-        last = merged[-1] if merged else None
-        if (isinstance(part, Clause) and isinstance(last, Clause) and part.subject is not None
-                and part.subject == last.subject and part.many == last.many):
-            merged[-1] = Clause(part.subject, f"{last.verb}{AND}{part.verb}", part.many)
-        else:
-            merged.append(part)
-    out = []
-    for part in merged:
-        if isinstance(part, Clause):
-            out.append(capitalise(part.text()) + ".")
-        else:
-            out.append(part)
-    return out
-
-
-def run_on(sentences: list[str]) -> str:
-    """Sentences as one clause list: `a; b` without the final stop, for a branch."""
-    return "; ".join(decapitalise(s.rstrip(".")) for s in sentences)
-
+T = TypeVar("T")
 
 # -- the renderer --------------------------------------------------------------
-
-NAMES: dict[str, str] = {
-    "top": "the top card",
-    "previous_top": "the previous top card",
-    "current_color": "the current colour",
-    "next": "the next player",
-    "previous": "the previous player",
-    "dealer": "the dealer",
-    "players": "the players",
-    "seats": "the players at the table, in or out",
-    "opponents": "{poss} opponents",
-    "player_count": "the number of players",
-    "hand": "{poss} hand",
-    "draw_pile": "the draw pile",
-    "discard_pile": "the discard pile",
-    "aside": "the cards set aside",
-    "side": "the side in play",
-    "direction": "the direction of play",
-    "penalty": "the waiting penalty",
-    "round_number": "the round number",
-    "partner": "{poss} partner",
-    "teammates": "{poss} partners",
-}
-
-# The words for a card's attributes (the digit word is spelt out of two parts for the
-# hygiene check, which reads the quoted word as the name of a card kind).
-CARD_WORDS: dict[str, str] = dict(kind="kind", color="colour", rank="num" "ber", points="points",
-                                  wild="wildness", symbol="number or symbol", back="back")
-
-PLAYER_WORDS: dict[str, str] = {"hand": "hand", "score": "score", "seat": "seat"}
 
 EVENT_PHRASES: dict[str, str] = {
     "round_start": "a round starts",
@@ -232,39 +86,6 @@ _COMPARE = {"==": "{is}", "!=": "{is} not", "<": "{is} less than", "<=": "{is} a
             ">": "{is} more than", ">=": "{is} at least"}
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by", "%": "modulo"}
-
-
-@dataclass
-class Args:
-    """A call's arguments bound to the primitive's parameters (defaults filled in)."""
-
-    call: ast.Call
-    bound: dict[str, ast.Node]
-    given: set[str]
-
-    def __getitem__(self, name: str) -> ast.Node:
-        return self.bound[name]
-
-
-def bind(call: ast.Call) -> Args:
-    prim = REGISTRY.primitives[call.func]
-    bound: dict[str, ast.Node] = dict(zip((p.name for p in prim.params), call.args, strict=False))
-    bound.update(call.kwargs)
-    given = set(bound)
-    for p in prim.params:
-        if p.name not in bound and p.default is not None:
-            bound[p.name] = parse(p.default)
-    return Args(call, bound, given)
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    """What a primitive's call says: as a noun phrase, as a clause, and negated."""
-
-    noun: str | None = None
-    clause: Clause | None = None
-    negative: Clause | None = None
-    act: Clause | None = None  # as a statement, when that reads differently from the clause
 
 
 @dataclass
@@ -325,8 +146,9 @@ class English:
             return self.card
         if name in self.fields:
             return self.fields[name]
-        if name in NAMES:
-            return NAMES[name].format(poss=possessive(self.player))
+        builtin = REGISTRY.names.get(name)
+        if builtin is not None and builtin.says is not None:
+            return builtin.says.replace("{player:poss}", possessive(self.player))
         return code(name)
 
     # -- noun phrases --------------------------------------------------------
@@ -350,12 +172,11 @@ class English:
                     return f"the back of {owner}"
                 word = CARD_WORDS.get(attr) or PLAYER_WORDS.get(attr)
                 return f"{possessive(owner)} {word}" if word else quote(node)
-            case ast.Call(func=func) if func in PHRASES:
-                said = PHRASES[func](self, bind(node))
-                if said.noun is not None:
-                    return said.noun
-                if said.clause is not None:
-                    return "whether " + said.clause.text()
+            case ast.Call() if (says := said(self, node)) is not None:
+                if says.noun is not None:
+                    return says.noun
+                if says.clause is not None:
+                    return "whether " + says.clause.text()
                 return quote(node)
             case ast.Binary(op=op, left=a, right=b) if op in _ARITH:
                 return f"{self.value(a)} {_ARITH[op]} {self.value(b)}"
@@ -398,10 +219,9 @@ class English:
                 return Clause(None, "always"), Clause(None, "never")
             case ast.Literal(value=False):
                 return Clause(None, "never"), Clause(None, "always")
-            case ast.Call(func=func) if func in PHRASES:
-                said = PHRASES[func](self, bind(node))
-                if said.clause is not None and said.negative is not None:
-                    return said.clause, said.negative
+            case ast.Call() if (says := said(self, node)) is not None:
+                if says.clause is not None and says.negative is not None:
+                    return says.clause, says.negative
         shown = quote(node)
         return Clause(None, f"{shown} holds"), Clause(None, f"{shown} does not hold")
 
@@ -485,7 +305,7 @@ class English:
             self._restore(fn.param, saved)
         return f"{noun} such that {said}"
 
-    def with_var(self, var: str, phrase: str, render: Callable[[], str]) -> str:
+    def with_var(self, var: str, phrase: str, render: Callable[[], T]) -> T:
         saved = self.vars.get(var)
         self.vars[var] = phrase
         try:
@@ -520,9 +340,8 @@ class English:
                 return [f"Repeat {times}: {run_on(finish(self.stmt(body)))}."]
             case ast.Assign(name=var, value=value):
                 return self.assign(var, value)
-            case ast.Call(func=func) if func in PHRASES:
-                said = PHRASES[func](self, bind(node))
-                act = said.act or said.clause
+            case ast.Call() if (says := said(self, node)) is not None:
+                act = says.act or says.clause
                 if act is not None:
                     return [act]
         return [f"Do {quote(node)}."]
@@ -554,10 +373,9 @@ class English:
         bool_like = isinstance(value, ast.Binary | ast.Unary) or (
             isinstance(value, ast.Call) and value.func in REGISTRY.primitives
             and REGISTRY.primitives[value.func].returns == "bool")
-        if isinstance(value, ast.Call) and value.func in PHRASES and value.func in REGISTRY.primitives \
-                and REGISTRY.primitives[value.func].kind == "choice":
-            said = PHRASES[value.func](self, bind(value))
-            act = said.act or said.clause
+        if isinstance(value, ast.Call) and value.func in REGISTRY.primitives \
+                and REGISTRY.primitives[value.func].kind == "choice" and (says := said(self, value)) is not None:
+            act = says.act or says.clause
             assert act is not None
             self.vars[var] = label if bool_like else f"the {label}"
             return [Clause(act.subject, f"{act.verb} (“{label}”)", act.many)]
@@ -570,440 +388,6 @@ def _flatten(node: ast.Node, op: str) -> list[ast.Node]:
     if isinstance(node, ast.Binary) and node.op == op:
         return _flatten(node.left, op) + _flatten(node.right, op)
     return [node]
-
-
-def _int(node: ast.Node) -> int | None:
-    if isinstance(node, ast.Literal) and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return node.value
-    return None
-
-
-# -- the primitives ------------------------------------------------------------
-
-Phrase = Callable[[English, Args], Said]
-PHRASES: dict[str, Phrase] = {}
-
-
-def phrase(fn: Phrase) -> Phrase:
-    """Register the phrase of the primitive named like the function (`any_` for any)."""
-    PHRASES[fn.__name__.rstrip("_")] = fn
-    return fn
-
-
-_SLOT = re.compile(r"\{(\w+)\}")
-
-
-def says(template: tuple[str, str]) -> Phrase:
-    """The phrase of a primitive that declares what it says (Primitive.says): its
-    subject and verb with each `{param}` in words; the verb's marks agree later."""
-    subject, verb = template
-
-    def said(e: English, a: Args) -> Said:
-        def words(slot: re.Match[str], escape: bool) -> str:
-            name = slot[1]
-            if name in a.bound:
-                text = e.value(a[name])
-            elif name == "player":
-                text = e.player
-            else:
-                return slot[0]  # a mark of the verb: {s}, {is}, {their} …
-            return text.replace("{", "{{").replace("}", "}}") if escape else text
-        return Said(clause=Clause(_SLOT.sub(lambda m: words(m, False), subject),
-                                  _SLOT.sub(lambda m: words(m, True), verb)))
-    return said
-
-
-def _players(e: English, node: ast.Node) -> bool:
-    return (isinstance(node, ast.Name) and node.id in ("players", "opponents", "seats")) or (
-        isinstance(node, ast.Call) and node.func in ("others", "opponents_of"))
-
-
-def _quantified(e: English, a: Args, some: str, no: str) -> Said:
-    items, fn = a["items"], a["test"]
-    if _players(e, items) and isinstance(fn, ast.Lambda):
-        yes = e.with_var(fn.param, some, lambda: e.cond(fn.body)[0].text())
-        nay = e.with_var(fn.param, no, lambda: e.cond(fn.body)[0].text())
-        return Said(clause=Clause(None, yes), negative=Clause(None, nay))
-    return Said(clause=Clause(None, f"{quote(a.call)} holds"), negative=Clause(None, f"{quote(a.call)} does not hold"))
-
-
-def _zone(e: English, zone: ast.Node) -> str:
-    owner = e.owner(zone)
-    return f"{possessive(owner)} hand" if owner is not None else e.value(zone)
-
-
-@phrase
-def any_(e: English, a: Args) -> Said:
-    if _players(e, a["items"]):
-        return _quantified(e, a, "some player", "no player")
-    nouns = e.card_nouns(a["test"])
-    owner = e.owner(a["items"])
-    some = join([article(n) for n in nouns], "or")
-    none = join([f"no {n}" for n in nouns], "and")
-    if owner is not None:
-        return Said(clause=Clause(owner, f"hold{{s}} {some}"), negative=Clause(owner, f"hold{{s}} {none}"))
-    where = e.value(a["items"])
-    return Said(clause=Clause(None, f"there is {some} in {where}"),
-                negative=Clause(None, f"there is {none} in {where}"))
-
-
-@phrase
-def all_(e: English, a: Args) -> Said:
-    if _players(e, a["items"]):
-        return _quantified(e, a, "every player", "not every player")
-    nouns = join([plural(n) for n in e.card_nouns(a["test"])], "or")
-    owner = e.owner(a["items"])
-    if owner is not None:
-        return Said(clause=Clause(owner, f"hold{{s}} only {nouns}"),
-                    negative=Clause(owner, f"hold{{s}} something other than {nouns}"))
-    where = e.value(a["items"])
-    return Said(clause=Clause(None, f"{where} holds only {nouns}"),
-                negative=Clause(None, f"{where} holds something other than {nouns}"))
-
-
-@phrase
-def count_(e: English, a: Args) -> Said:
-    items = a["items"]
-    test = a.bound.get("test")
-    if "test" not in a.given or test is None or isinstance(test, ast.Literal):
-        noun = "players" if _players(e, items) else "cards"
-        return Said(noun=f"the number of {noun} in {_zone(e, items)}")
-    if _players(e, items) and isinstance(test, ast.Lambda):  # `count(seats, s -> is_out(s))`
-        saved = e.vars.get(test.param)
-        e.vars[test.param] = "who"
-        try:
-            said = e.cond(test.body)[0]
-        finally:
-            e._restore(test.param, saved)
-        who = Clause("who", said.verb, many=True).text() if said.subject == "who" else f"such that {said.text()}"
-        group = "players at the table" if isinstance(items, ast.Name) and items.id == "seats" else e.value(items)
-        return Said(noun=f"the number of {group.removeprefix('the ')} {who}")
-    return Said(noun=f"the number of {join([plural(n) for n in e.card_nouns(test)], 'or')} in {_zone(e, items)}")
-
-
-@phrase
-def filter_(e: English, a: Args) -> Said:
-    nouns = join([plural(n) for n in e.card_nouns(a["test"])], "or")
-    return Said(noun=f"the {nouns} in {_zone(e, a['items'])}")
-
-
-@phrase
-def top_of_(e: English, a: Args) -> Said:
-    return Said(noun=f"the top card of {e.value(a['zone'])}")
-
-
-@phrase
-def next_of_(e: English, a: Args) -> Said:
-    return Said(noun=f"the player after {e.value(a['who'])}")
-
-
-@phrase
-def left_of_(e: English, a: Args) -> Said:
-    return Said(noun=f"the player on {possessive(e.value(a['who']))} left")
-
-
-@phrase
-def others_(e: English, a: Args) -> Said:
-    return Said(noun=f"every player but {e.value(a['who'])}")
-
-
-@phrase
-def opponents_of_(e: English, a: Args) -> Said:
-    return Said(noun=f"{possessive(e.value(a['who']))} opponents")
-
-
-@phrase
-def team_of_(e: English, a: Args) -> Said:
-    return Said(noun=f"{possessive(e.value(a['who']))} team")
-
-
-@phrase
-def is_out_(e: English, a: Args) -> Said:
-    who = e.value(a["who"])
-    return Said(clause=Clause(who, "{is} out of the round"), negative=Clause(who, "{is} still in the round"))
-
-
-@phrase
-def flagged_(e: English, a: Args) -> Said:
-    who, flag = e.value(a["who"]), e.value(a["flag"])
-    return Said(clause=Clause(who, f"{{is}} marked {flag}"), negative=Clause(who, f"{{is}} not marked {flag}"))
-
-
-@phrase
-def playable_(e: English, a: Args) -> Said:
-    card, by = e.value(a["card"]), e.value(a["by"])
-    return Said(clause=Clause(card, f"may be played by {by}"), negative=Clause(card, f"may not be played by {by}"))
-
-
-def amount(e: English, node: ast.Node) -> str:
-    """A number of cards: "2 cards", "a random number of cards from 1 to 8", "no cards"."""
-    n = _int(node)
-    if n is not None:
-        return "no cards" if n == 0 else cards(n)
-    if isinstance(node, ast.Call) and node.func == "random" and len(node.args) == 2:
-        return f"a random number of cards from {e.value(node.args[0])} to {e.value(node.args[1])}"
-    if isinstance(node, ast.If) and node.orelse is not None:
-        return f"{amount(e, node.then)} if {e.cond(node.cond)[0].text()}, otherwise {amount(e, node.orelse)}"
-    return f"{e.value(node)} cards"
-
-
-@phrase
-def draw_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.value(a["who"]), f"draw{{s}} {amount(e, a['count'])}"))
-
-
-@phrase
-def draw_until_(e: English, a: Args) -> Said:
-    nouns = join([article(n) for n in e.card_nouns(a["test"])], "or")
-    return Said(clause=Clause(e.value(a["who"]), f"draw{{s}} cards until {{they}} draw {nouns}"))
-
-
-@phrase
-def reveal_(e: English, a: Args) -> Said:
-    cards = a["cards"]
-    if isinstance(cards, ast.Call) and cards.func in ("draw", "draw_until"):  # a draw face up
-        drawn = PHRASES[cards.func](e, bind(cards)).clause
-        assert drawn is not None
-        return Said(clause=Clause(drawn.subject, f"{drawn.verb}, face up for everyone to see", drawn.many))
-    return Said(clause=Clause("", f"show {e.value(cards)} to every player"))
-
-
-@phrase
-def skip_(e: English, a: Args) -> Said:
-    n = _int(a["count"])
-    if n == 1:
-        return Said(clause=Clause(NAMES["next"], "lose{s} {their} turn"))
-    players = f"the next {n} players" if n is not None else f"the next {e.value(a['count'])} players"
-    return Said(clause=Clause(players, "lose{s} {their} turn", many=True))
-
-
-
-
-@phrase
-def start_with_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.value(a["who"]), "play{s} next"))
-
-
-@phrase
-def set_color_(e: English, a: Args) -> Said:
-    color = a["color"]
-    if isinstance(color, ast.Call) and color.func == "choose_color":
-        return Said(clause=Clause(e.value(bind(color)["by"]), "name{s} the colour to play"))
-    return Said(clause=Clause("the colour to play", f"become{{s}} {e.value(color)}"))
-
-
-@phrase
-def pending_draw_(e: English, a: Args) -> Said:
-    nouns = join([article(n) for n in e.card_nouns(a["answer"])], "or")
-    n = _int(a["count"])
-    count = cards(n) if n is not None else f"{e.value(a['count'])} cards"
-    return Said(clause=Clause(NAMES["next"], f"must draw {count} unless {{they}} answer with {nouns}, "
-                              "which passes the growing total on; whoever takes the draw ends their turn"))
-
-
-
-@phrase
-def give_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(e.value(a["giver"]), f"give{{s}} {e.value(a['card'])} to {e.value(a['receiver'])}"))
-
-
-def _onto(e: English, target: ast.Node, at: ast.Node) -> str:
-    owner = e.owner(target)
-    if owner is not None:
-        return f"into {possessive(owner)} hand"
-    bottom = isinstance(at, ast.Literal) and at.value == "bottom"
-    return f"{'under' if bottom else 'onto'} {e.value(target)}"
-
-
-@phrase
-def move_(e: English, a: Args) -> Said:
-    n = _int(a["count"])
-    what = "the top card" if n == 1 else f"the top {cards(n) if n is not None else e.value(a['count']) + ' cards'}"
-    return Said(clause=Clause("", f"put {what} of {_zone(e, a['source'])} {_onto(e, a['target'], a['at'])}"))
-
-
-@phrase
-def move_all_(e: English, a: Args) -> Said:
-    return Said(clause=Clause("", f"put all of {_zone(e, a['source'])} {_onto(e, a['target'], a['at'])}"))
-
-
-@phrase
-def shuffle_(e: English, a: Args) -> Said:
-    return Said(clause=Clause("", f"shuffle {_zone(e, a['zone'])}"))
-
-
-@phrase
-def deal_(e: English, a: Args) -> Said:
-    n = _int(a["count"])
-    count = cards(n) if n is not None else f"{e.value(a['count'])} cards"
-    return Said(clause=Clause("", f"deal {count} to each player, one at a time, starting on the dealer's left"))
-
-
-@phrase
-def turn_up_(e: English, a: Args) -> Said:
-    return Said(clause=Clause("", "turn the top card of the draw pile face up onto the discard pile"))
-
-
-@phrase
-def flip_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(None, "every card turns over (the hands, and each pile as a whole), "
-                              "and the other side is now in play"))
-
-
-@phrase
-def play_(e: English, a: Args) -> Said:
-    quiet = isinstance(a["effect"], ast.Literal) and a["effect"].value is False
-    return Said(clause=Clause(e.value(a["by"]), f"play{{s}} {e.value(a['card'])}"
-                              + (" without its effect" if quiet else "")))
-
-
-@phrase
-def apply_(e: English, a: Args) -> Said:
-    by = e.value(a["by"])
-    had = f"{by} had" if by != "you" else "you had"
-    return Said(clause=Clause(None, f"{possessive(e.value(a['card']))} effect applies, as if {had} played it"))
-
-
-@phrase
-def jump_in_(e: English, a: Args) -> Said:
-    nouns = join([article(n) for n in e.card_nouns(a["test"])], "or")
-    return Said(clause=Clause("any other player", f"may play {nouns} out of turn, in turn order from the next "
-                              "player; the first who does takes the turn over, and play goes on from them"))
-
-
-
-@phrase
-def eliminate_(e: English, a: Args) -> Said:
-    zone = a["to"]
-    top = isinstance(a["at"], ast.Literal) and a["at"].value == "top"
-    where = f"{'onto' if top else 'under'} {e.value(zone)}"
-    game = isinstance(a["out_of"], ast.Literal) and a["out_of"].value == "game"
-    out = "out of the game" if game else "out of the round"
-    return Said(clause=Clause(e.value(a["who"]), f"{{is}} {out}, {{their}} cards going {where}"))
-
-
-
-@phrase
-def add_score_(e: English, a: Args) -> Said:
-    points = a["points"]
-    n = _int(points.left) if isinstance(points, ast.Binary) and points.op == "*" else None
-    said = f"{n} points times {e.value(points.right)}" if isinstance(points, ast.Binary) and n is not None \
-        else f"{e.value(points)} points"
-    return Said(clause=Clause(e.value(a["who"]), f"score{{s}} {said}"))
-
-
-@phrase
-def set_score_(e: English, a: Args) -> Said:
-    return Said(clause=Clause(possessive(e.value(a["who"])) + " score", f"become{{s}} {e.value(a['points'])}"))
-
-
-
-@phrase
-def cut_(e: English, a: Args) -> Said:
-    fn = a["value"]
-    if isinstance(fn, ast.Lambda) and isinstance(fn.body, ast.Attr) and isinstance(fn.body.obj, ast.Name) \
-            and fn.body.obj.id == fn.param and fn.body.name in CARD_WORDS:
-        what = f"the highest {CARD_WORDS[fn.body.name]}"
-    else:
-        what = f"the highest value of {quote(fn)}"
-    return Said(noun=f"the player who cuts {what} (each player cuts a card; ties cut again)",
-                act=Clause(None, f"each player cuts a card, and the one who cuts {what} wins (ties cut again)"))
-
-
-@phrase
-def random_(e: English, a: Args) -> Said:
-    low, high = e.value(a["low"]), e.value(a["high"])
-    number = f"a random number from {low} to {high}"
-    return Said(noun=number, act=Clause("", f"draw {number}"))
-
-
-@phrase
-def random_pick_(e: English, a: Args) -> Said:
-    options = _options(e, a["items"])
-    return Said(noun=f"{options} picked at random", act=Clause("", f"pick {options} at random"))
-
-
-@phrase
-def pass_hands_(e: English, a: Args) -> Said:
-    way = a["direction"]
-    n = _int(way)
-    if isinstance(way, ast.Unary) and way.op == "-" and _int(way.operand) == 1:
-        n = -1
-    where = ("in the direction of play" if isinstance(way, ast.Name) and way.id == "direction"
-             else "to the left" if n == 1 else "to the right" if n == -1 else f"{e.value(way)} seats along")
-    return Said(clause=Clause("every player", f"pass{{es}} {{their}} hand {where}, all at once"))
-
-
-@phrase
-def redeal_(e: English, a: Args) -> Said:
-    pile = f" and {_zone(e, a['pile'])}" if "pile" in a.given else ""
-    way = a["direction"]
-    to = ("" if isinstance(way, ast.Name) and way.id == "direction" else " to the left" if _int(way) == 1
-          else " to the right" if isinstance(way, ast.Unary) and _int(way.operand) == 1 else f" in direction "
-          f"{e.value(way)}")
-    return Said(clause=Clause("", f"gather every hand{pile}, shuffle them and deal them out again one at a time{to}, "
-                              f"starting with {e.value(a['first'])}"))
-
-
-@phrase
-def put_(e: English, a: Args) -> Said:
-    return Said(clause=Clause("", f"put {e.value(a['card'])} {_onto(e, a['zone'], a['at'])} without playing it"))
-
-
-@phrase
-def put_all_(e: English, a: Args) -> Said:
-    return Said(clause=Clause("", f"put {e.value(a['cards'])} {_onto(e, a['zone'], a['at'])} all at once, "
-                              "without playing them"))
-
-
-@phrase
-def choose_color_(e: English, a: Args) -> Said:
-    by = e.value(a["by"])
-    return Said(noun=f"a colour {_of_choice(by)}", clause=Clause(by, "name{s} a colour"))
-
-
-def _of_choice(by: str) -> str:
-    return f"of {possessive(by)} choice"
-
-
-def _options(e: English, options: ast.Node) -> str:
-    match options:
-        case ast.Name(id="opponents"):
-            return "an opponent"
-        case ast.Name(id="players"):
-            return "a player"
-        case ast.Call(func="others", args=(who,)):
-            return f"a player other than {e.value(who)}"
-        case ast.Call(func="opponents_of", args=(who,)):
-            return f"an opponent of {e.value(who)}"
-    return f"one of {e.value(options)}"
-
-
-@phrase
-def choose_player_(e: English, a: Args) -> Said:
-    by, who = e.value(a["by"]), _options(e, a["options"])
-    return Said(noun=f"{who} {_of_choice(by)}", clause=Clause(by, f"choose{{s}} {who}"))
-
-
-@phrase
-def choose_card_(e: English, a: Args) -> Said:
-    by, where = e.value(a["by"]), _zone(e, a["options"])
-    return Said(noun=f"a card {_of_choice(by)} from {where}", clause=Clause(by, f"choose{{s}} a card from {where}"))
-
-
-@phrase
-def ask_(e: English, a: Args) -> Said:
-    who = e.value(a["who"])
-    q = a["question"]
-    question = lit(words(q.value)) if isinstance(q, ast.Literal) and isinstance(q.value, str) else e.value(q)
-    about = a["about"]
-    shown = "" if isinstance(about, ast.Literal) and about.value is None else f", looking at {e.value(about)}"
-    return Said(act=Clause(who, f"decide{{s}} whether to {question}{shown}"),
-                clause=Clause(who, f"choose{{s}} to {question}"), negative=Clause(who, f"{{do}} not {question}"))
-
-
-# The primitives that say what they do where they are declared (Primitive.says).
-PHRASES.update({name: says(prim.says) for name, prim in REGISTRY.primitives.items() if prim.says is not None})
 
 
 def event_phrase(event: str) -> str:

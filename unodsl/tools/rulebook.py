@@ -26,8 +26,10 @@ from ..model import Face, Option, Variant
 from ..variant.load import load_variant
 from ..variant.options import Chosen, apply_patches, choose, declare
 from ..variant.resolve import load_tree, shipped_dir
-from .english import EVENT_PLAYERS, English, amount, event_phrase, field_phrases, humanise
+from .english import EVENT_PLAYERS, English, event_phrase, field_phrases
 from .inline import code, html_inline, lit, markdown_inline, one_line, unmarked
+from .phrases import amount
+from .wording import humanise
 
 # -- the document --------------------------------------------------------------
 

@@ -29,18 +29,9 @@ from typing import Any
 from ..errors import UnoDslError
 from ..model import Variant
 from ..variant.load import load_variant
-from .simulate import (
-    ALPHA,
-    Simulation,
-    TestResult,
-    _div,
-    _median,
-    _p,
-    _r,
-    holm,
-    proportion,
-    simulate,
-)
+from .comparison import ALPHA, TestResult, _div, _median, _p, holm
+from .simulate import simulate
+from .simulation import Simulation, proportion, rounded
 from .stats import fisher_exact, mann_whitney, moments, two_proportions, welch_hist
 
 Options = tuple[tuple[str, str], ...]
@@ -264,9 +255,9 @@ def first_seat(run: Simulation) -> dict[str, Any]:
     t, n = run.tally, run.setup.players
     p = proportion(t.round_wins_from_dealer[1 % n], t.rounds)
     fair = 100 / n
-    p["fair"] = _r(fair / 100)
-    p["advantage_pp"] = None if p["rate"] is None else _r(100 * p["rate"] - fair)
-    p["advantage_ci95"] = None if p["ci95"] is None else [_r(100 * x - fair) for x in p["ci95"]]
+    p["fair"] = rounded(fair / 100)
+    p["advantage_pp"] = None if p["rate"] is None else rounded(100 * p["rate"] - fair)
+    p["advantage_ci95"] = None if p["ci95"] is None else [rounded(100 * x - fair) for x in p["ci95"]]
     return p
 
 

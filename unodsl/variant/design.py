@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from ..errors import did_you_mean
-from ..lang.check import option_read
+from ..lang.static import option_read
 from ..lang.walk import calls
 from ..model import Target, Tunable
 from .expressions import Expressions

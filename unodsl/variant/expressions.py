@@ -16,10 +16,11 @@ from typing import Any
 from ..engine.primitives import REGISTRY
 from ..errors import Diagnostic, Pos
 from ..lang import ast
-from ..lang.check import TYPE_WORDS, CheckError, Context, check, show
+from ..lang.check import TYPE_WORDS, CheckError, Context, check
 from ..lang.compile import Origins, compile_expr, compile_program
 from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
+from ..lang.show import show
 from ..lang.signature import fits
 from ..lang.walk import deepest_loop, depth, start
 from .source import Key, Source

@@ -15,13 +15,15 @@ from math import floor
 from typing import Any
 
 from ...errors import RuntimeFault
+from ...lang.signature import Says
 from ..game import Game
 from .registry import REGISTRY
 
 effect = REGISTRY.effect
 
 
-@effect("low: int, high: int", returns="int")
+@effect("low: int, high: int", returns="int",
+        says=Says(noun="a random number from {low} to {high}", act=("", "draw a random number from {low} to {high}")))
 def random(g: Game, low: int, high: int) -> int:
     """A whole number from `low` to `high`, both included, each as likely, from the
     game's seeded generator (`draw(next, random(0, 6))`). Not allowed in conditions."""
@@ -30,7 +32,8 @@ def random(g: Game, low: int, high: int) -> int:
     return low + floor(g.rng.random() * (high - low + 1))
 
 
-@effect("items: any", returns="any", elem="element", none=True)
+@effect("items: any", returns="any", elem="element", none=True,
+        says=Says(noun="{items:one_of} picked at random", act=("", "pick {items:one_of} at random")))
 def random_pick(g: Game, items: list[Any]) -> Any:
     """One of `items` (cards or players), each as likely, from the game's seeded
     generator; none if there are none. Not allowed in conditions."""

@@ -6,6 +6,7 @@ Each docstring is the function's entry in the generated language reference.
 from __future__ import annotations
 
 from ...errors import RuntimeFault
+from ...lang.signature import Says
 from ..actions import Decision
 from ..cards import Card
 from ..game import Game
@@ -15,7 +16,8 @@ from .registry import REGISTRY
 choice = REGISTRY.choice
 
 
-@choice("by: player = player", returns="color")
+@choice("by: player = player", returns="color",
+        says=Says(noun="a colour of {by:poss} choice", clause=("{by}", "name{s} a colour")))
 def choose_color(g: Game, by: int) -> Decision:
     """`by` names one of the colours of the side in play (a player out of the round
     cannot be asked: that is an error)."""
@@ -24,7 +26,8 @@ def choose_color(g: Game, by: int) -> Decision:
     return decision((by, "color", g.variant.sides[g.side].colors, "name a colour", None))  # (Decision, made fast)
 
 
-@choice("options: players, by: player = player", returns="player", none=True)
+@choice("options: players, by: player = player", returns="player", none=True,
+        says=Says(noun="{options:one_of} of {by:poss} choice", clause=("{by}", "choose{s} {options:one_of}")))
 def choose_player(g: Game, options: list[int], by: int) -> Decision | None:
     """`by` picks one of `options` who is still in the round (none if there is no one to
     pick, or `by` is out of the round)."""
@@ -32,13 +35,18 @@ def choose_player(g: Game, options: list[int], by: int) -> Decision | None:
     return Decision(by, "player", seats, "pick a player") if seats and g.seated(by) else None
 
 
-@choice("options: cards, by: player = player", returns="card", none=True)
+@choice("options: cards, by: player = player", returns="card", none=True,
+        says=Says(noun="a card of {by:poss} choice from {options:zone}",
+                  clause=("{by}", "choose{s} a card from {options:zone}")))
 def choose_card(g: Game, options: list[Card], by: int) -> Decision | None:
     """`by` picks one of the cards `options` (none if there is none, or `by` is out of the round)."""
     return Decision(by, "card", tuple(options), "pick a card") if options and by not in g.out else None
 
 
-@choice("who: player, question: str, about: card = none", returns="bool")
+@choice("who: player, question: str, about: card = none", returns="bool",
+        says=Says(act=("{who}", "decide{s} whether to {question:question}{about:looking_at}"),
+                  clause=("{who}", "choose{s} to {question:question}"),
+                  negative=("{who}", "{do} not {question:question}")))
 def ask(g: Game, who: int, question: str, about: Card | None) -> Decision | bool:
     """`who` answers yes or no to `question` (for example "challenge" or "call_uno");
     `about` is a card shown to them with the question. A player out of the round is

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...errors import GameError, RuntimeFault
 from ...lang.program import Lambda
+from ...lang.signature import Says
 from ..cards import Card
 from ..flow import JUMP_IN
 from ..game import PAUSED, Game
@@ -17,7 +18,7 @@ from .registry import AT, REGISTRY, place, word
 effect = REGISTRY.effect
 
 
-@effect("who: player, count: int = 1", returns="cards")
+@effect("who: player, count: int = 1", returns="cards", says=("{who}", "draw{s} {count:amount}"))
 def draw(g: Game, who: int, count: int) -> list[Card]:
     """`who` draws `count` cards (COM-1: an empty draw pile is refilled); a player who is
     out of the round draws nothing. Gives the cards drawn (`reveal(draw(next, 2))`)."""
@@ -25,7 +26,7 @@ def draw(g: Game, who: int, count: int) -> list[Card]:
     return g.draw(who, count) if g.seated(who) else []
 
 
-@effect("who: player, test: fn", returns="cards")
+@effect("who: player, test: fn", returns="cards", says=("{who}", "draw{s} cards until {they} draw {test:some}"))
 def draw_until(g: Game, who: int, test: Lambda) -> list[Card]:
     """`who` draws one card at a time until a drawn card passes `test`, or none are left
     (a player who is out of the round draws nothing). Gives the cards drawn."""
@@ -37,7 +38,8 @@ def draw_until(g: Game, who: int, test: Lambda) -> list[Card]:
     return drawn
 
 
-@effect("cards: cards")
+@effect("cards: cards", says=Says(clause=("", "show {cards} to every player"), cases=(
+    ("cards:drawn", Says(clause=("{cards:subject}", "{cards:verb}, face up for everyone to see"))),)))
 def reveal(g: Game, cards: list[Card]) -> None:
     """Show `cards` to every player, face up (card_revealed): a card in a hand stays known
     to all while it stays there, e.g. cards turned up for everyone to see, one at a time
@@ -47,7 +49,8 @@ def reveal(g: Game, cards: list[Card]) -> None:
         g.reveal(g.cards[card.id], holder)
 
 
-@effect("count: int = 1")
+@effect("count: int = 1", says=Says(clause=("the next {count} players", "lose{s} {their} turn"), many=True, cases=(
+    ("count:one", Says(clause=("the next player", "lose{s} {their} turn"))),)))
 def skip(g: Game, count: int) -> None:
     """The next `count` players in turn order lose their turn."""
     g.skips += _count(count)
@@ -69,14 +72,15 @@ def play_again(g: Game) -> None:
     g.bent = True
 
 
-@effect("who: player")
+@effect("who: player", says=("{who}", "play{s} next"))
 def start_with(g: Game, who: int) -> None:
     """The next turn is `who`'s, whatever the direction and skips say."""
     g.next_override = who
     g.bent = True
 
 
-@effect("color: color, by: player = player")
+@effect("color: color, by: player = player", says=Says(clause=("the colour to play", "become{s} {color}"), cases=(
+    ("color:chosen", Says(clause=("{color.by}", "name{s} the colour to play"))),)))
 def set_color(g: Game, color: str, by: int) -> None:
     """The colour to match becomes `color` (as when a wild is named)."""
     if color is None:
@@ -86,7 +90,9 @@ def set_color(g: Game, color: str, by: int) -> None:
         g.emit("color_named", {"player": by, "color": color})
 
 
-@effect("count: int, answer: fn")
+@effect("count: int, answer: fn",
+        says=("the next player", "must draw {count:cards} unless {they} answer with {answer:some}, which passes the "
+                                 "growing total on; whoever takes the draw ends their turn"))
 def pending_draw(g: Game, count: int, answer: Lambda) -> None:
     """Add `count` to a draw the next player must take on their turn, unless they
     answer with a legal card that passes `answer` (stacking); taking it ends the turn."""
@@ -112,7 +118,7 @@ def swap_hands(g: Game, a: int, b: int) -> None:
             g.emit("hand_changed", {"player": p, "size": len(g.hands[p])})
 
 
-@effect("giver: player, receiver: player, card: card")
+@effect("giver: player, receiver: player, card: card", says=("{giver}", "give{s} {card} to {receiver}"))
 def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
     """`giver` hands `card` from their hand to `receiver` (not to a player who is out of the round)."""
     card = None if card is None else g.cards[card.id]  # as it shows now, even if read before a flip
@@ -128,14 +134,16 @@ def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
             g.emit("hand_changed", {"player": p, "size": len(g.hands[p])})
 
 
-@effect(f"source: zone, target: zone, count: int = 1, at: {AT} = 'top'")
+@effect(f"source: zone, target: zone, count: int = 1, at: {AT} = 'top'",
+        says=Says(clause=("", "put the top {count:cards} of {source:zone} {target:onto}"), cases=(
+            ("count:one", Says(clause=("", "put the top card of {source:zone} {target:onto}"))),)))
 def move(g: Game, source: list[Card], target: list[Card], count: int, at: str) -> None:
     """Move `count` cards from the top of `source` to the top (or `at: "bottom"`) of `target`."""
     moved = [source.pop() for _ in range(min(_count(count), len(source)))]
     _put(g, moved, source, target, at)
 
 
-@effect(f"source: zone, target: zone, at: {AT} = 'top'")
+@effect(f"source: zone, target: zone, at: {AT} = 'top'", says=("", "put all of {source:zone} {target:onto}"))
 def move_all(g: Game, source: list[Card], target: list[Card], at: str) -> None:
     """Move every card of `source` onto `target`, keeping their order."""
     moved = source[::-1]
@@ -157,7 +165,7 @@ def _put(g: Game, moved: list[Card], source: list[Card], target: list[Card], at:
             g.emit("hand_changed", {"player": p, "size": len(h)})
 
 
-@effect("zone: zone = draw_pile")
+@effect("zone: zone = draw_pile", says=("", "shuffle {zone:zone}"))
 def shuffle(g: Game, zone: list[Card]) -> None:
     """Shuffle a pile with the game's seeded random generator."""
     g.shuffle(zone)
@@ -165,7 +173,7 @@ def shuffle(g: Game, zone: list[Card]) -> None:
         g.emit("shuffled", {"player": g.dealer, "zone": g.zone_name(zone)})
 
 
-@effect("count: int")
+@effect("count: int", says=("", "deal {count:cards} to each player, one at a time, starting on the dealer's left"))
 def deal(g: Game, count: int) -> None:
     """Deal `count` cards to each player, one at a time, starting left of the dealer."""
     pile, n = g.draw_pile, g.n - len(g.out)
@@ -179,7 +187,7 @@ def deal(g: Game, count: int) -> None:
             g.emit("dealt", {"player": p, "count": len(g.hands[p])})
 
 
-@effect()
+@effect(says=("", "turn the top card of the draw pile face up onto the discard pile"))
 def turn_up(g: Game) -> None:
     """Turn the top card of the draw pile onto the discard pile."""
     if not g.draw_pile:
@@ -193,7 +201,7 @@ def turn_up(g: Game) -> None:
             g.emit("card_turned", {"player": g.dealer, "card": card})
 
 
-@effect()
+@effect(says=(None, "every card turns over (the hands, and each pile as a whole), and the other side is now in play"))
 def flip(g: Game) -> None:
     """Turn every card over: hands, and each pile as a whole; the other side is now in play."""
     if len(g.variant.sides) < 2:
@@ -205,7 +213,8 @@ def flip(g: Game) -> None:
         g.emit("flipped", {"player": g.current, "side": g.variant.sides[g.side].name})
 
 
-@effect("card: card, by: player = player, effect: bool = true")
+@effect("card: card, by: player = player, effect: bool = true", says=Says(clause=("{by}", "play{s} {card}"), cases=(
+    ("effect=false", Says(clause=("{by}", "play{s} {card} without its effect"))),)))
 def play(g: Game, card: Card | None, by: int, effect: bool) -> Any:
     """`by` plays `card` from hand; with `effect: false` its action does not apply."""
     card = None if card is None else g.cards[card.id]  # as it shows now, even if read before a flip
@@ -214,7 +223,7 @@ def play(g: Game, card: Card | None, by: int, effect: bool) -> Any:
     return None
 
 
-@effect("card: card, by: player = player")
+@effect("card: card, by: player = player", says=(None, "{card:poss} effect applies, as if {by} had played it"))
 def apply(g: Game, card: Card | None, by: int) -> Any:
     """Run `card`'s on_play as if `by` had just played it."""
     if card is not None and card.on_play:
@@ -222,7 +231,9 @@ def apply(g: Game, card: Card | None, by: int) -> Any:
     return None
 
 
-@effect("test: fn, after: player = player")
+@effect("test: fn, after: player = player",
+        says=("any other player", "may play {test:some} out of turn, in turn order from the next player; the first "
+                                  "who does takes the turn over, and play goes on from them"))
 def jump_in(g: Game, test: Lambda, after: int) -> Any:
     """Out-of-turn play: every other player, in turn order from the one after `after`,
     who holds cards that pass `test` may play one of them on the top card or pass.
@@ -247,7 +258,9 @@ def unflag(g: Game, who: int, flag: str) -> None:
     g.flags[who].discard(flag)
 
 
-@effect("value: fn", returns="player")
+@effect("value: fn", returns="player", says=Says(
+    noun="the player who cuts {value:highest} (each player cuts a card; ties cut again)",
+    act=(None, "each player cuts a card, and the one who cuts {value:highest} wins (ties cut again)")))
 def cut(g: Game, value: Lambda) -> int:
     """Each player cuts a card from the shuffled draw pile; the highest `value` wins
     (ties cut again; after 100 tied cuts the first tied seat wins). The cards go
@@ -288,7 +301,8 @@ def _count(count: int) -> int:
     return count
 
 
-@effect(f"who: player, to: zone = draw_pile, at: {AT} = 'bottom', out_of: str{{round|game}} = 'round'")
+@effect(f"who: player, to: zone = draw_pile, at: {AT} = 'bottom', out_of: str{{round|game}} = 'round'",
+        says=("{who}", "{is} out of the {out_of:round_or_game}, {their} cards going {at:onto_or_under} {to}"))
 def eliminate(g: Game, who: int, to: list[Card], at: str, out_of: str) -> None:
     """`who` is out of the round: their cards go to `to` (under the draw pile unless
     told otherwise; `at: "top"` puts them on top), play passes over them, and no
@@ -319,14 +333,14 @@ def win_round(g: Game, who: int) -> None:
     g.win_round(who)
 
 
-@effect("who: player, points: int")
+@effect("who: player, points: int", says=("{who}", "score{s} {points:points}"))
 def add_score(g: Game, who: int, points: int) -> None:
     """Add `points` (may be negative) to `who`'s game score at once; with `teams:`,
     to their team's score (every partner's `score`)."""
     g.add_score(who, points)
 
 
-@effect("who: player, points: int")
+@effect("who: player, points: int", says=("{who:poss} score", "become{s} {points}"))
 def set_score(g: Game, who: int, points: int) -> None:
     """Set `who`'s game score (with `teams:`, their team's) to `points`."""
     g.add_score(who, points - g.scores[who])

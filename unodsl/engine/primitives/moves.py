@@ -20,7 +20,7 @@ from .registry import AT, REGISTRY, place
 effect = REGISTRY.effect
 
 
-@effect("direction: int = direction")
+@effect("direction: int = direction", says=("every player", "pass{es} {their} hand {direction:way}, all at once"))
 def pass_hands(g: Game, direction: int) -> None:
     """Every player still in passes their whole hand `direction` places along at once,
     among the players still in (1: to the left, -1: to the right; by default the
@@ -37,7 +37,9 @@ def pass_hands(g: Game, direction: int) -> None:
     _hands_changed(g, seats)
 
 
-@effect("first: player = player, pile: zone = none, direction: int = direction")
+@effect("first: player = player, pile: zone = none, direction: int = direction",
+        says=("", "gather every hand{pile:and_zone}, shuffle them and deal them out again one at a time"
+                  "{direction:toward}, starting with {first}"))
 def redeal(g: Game, first: int, pile: list[Card] | None, direction: int) -> None:
     """Every hand still in (and the cards of `pile`, if given) is gathered, shuffled and
     dealt out again one card at a time among the players still in, from `first` on in
@@ -62,7 +64,7 @@ def redeal(g: Game, first: int, pile: list[Card] | None, direction: int) -> None
     _hands_changed(g, seats)
 
 
-@effect(f"card: card, zone: zone, at: {AT} = 'top'")
+@effect(f"card: card, zone: zone, at: {AT} = 'top'", says=("", "put {card} {zone:onto} without playing it"))
 def put(g: Game, card: Card | None, zone: list[Card], at: str) -> None:
     """Move `card`, wherever it is (a hand, a pile), to the top (or `at: "bottom"`) of
     `zone`, without playing it: no card_played, the colour in play stays."""
@@ -70,7 +72,8 @@ def put(g: Game, card: Card | None, zone: list[Card], at: str) -> None:
         put_all(g, [card], zone, at)
 
 
-@effect(f"cards: cards, zone: zone, at: {AT} = 'top'")
+@effect(f"cards: cards, zone: zone, at: {AT} = 'top'",
+        says=("", "put {cards} {zone:onto} all at once, without playing them"))
 def put_all(g: Game, cards: list[Card], zone: list[Card], at: str) -> None:
     """Move every card of `cards`, wherever each is, to the top (or `at: "bottom"`) of
     `zone` at once, in their order (the last ends topmost), without playing them. One

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...lang.signature import Says
 from ..cards import Card
 from ..game import Game
 from .registry import REGISTRY, Pred
@@ -14,37 +15,56 @@ from .registry import REGISTRY, Pred
 query = REGISTRY.query
 
 
-@query("items: any, test: fn", returns="bool", inline="any({body} for {var} in {items})")
+@query("items: any, test: fn", returns="bool", inline="any({body} for {var} in {items})",
+       says=Says(clause=(None, "there is {test:some} in {items}"), negative=(None, "there is {test:none} in {items}"),
+                 cases=(("items:players test:lambda", Says(clause=(None, "{test:of some player}"),
+                                                           negative=(None, "{test:of no player}"))),
+                        ("items:players", Says(clause=(None, "{call} holds"), negative=(None, "{call} does not hold"))),
+                        ("items:hand", Says(clause=("{items:owner}", "hold{s} {test:some}"),
+                                            negative=("{items:owner}", "hold{s} {test:none}"))))))
 def any_(g: Game, items: list[Any], test: Pred) -> bool:
     """True if `test` holds for at least one item."""
     return any(map(test, items))
 
 
-@query("items: any, test: fn", returns="bool", inline="all({body} for {var} in {items})")
+@query("items: any, test: fn", returns="bool", inline="all({body} for {var} in {items})",
+       says=Says(clause=(None, "{items} holds only {test:plural}"),
+                 negative=(None, "{items} holds something other than {test:plural}"),
+                 cases=(("items:players test:lambda", Says(clause=(None, "{test:of every player}"),
+                                                           negative=(None, "{test:of not every player}"))),
+                        ("items:players", Says(clause=(None, "{call} holds"), negative=(None, "{call} does not hold"))),
+                        ("items:hand", Says(
+                            clause=("{items:owner}", "hold{s} only {test:plural}"),
+                            negative=("{items:owner}", "hold{s} something other than {test:plural}"))))))
 def all_(g: Game, items: list[Any], test: Pred) -> bool:
     """True if `test` holds for every item (and for an empty list)."""
     return all(map(test, items))
 
 
-@query("items: any, test: fn = none", returns="int", inline="sum(1 for {var} in {items} if {body})")
+@query("items: any, test: fn = none", returns="int", inline="sum(1 for {var} in {items} if {body})",
+       says=Says(noun="the number of {test:plural} in {items:zone}",
+                 cases=(("test:absent items:players", Says(noun="the number of players in {items:zone}")),
+                        ("test:absent", Says(noun="the number of cards in {items:zone}")),
+                        ("items:players test:lambda", Says(noun="the number of {items:group} {test:those}")))))
 def count(g: Game, items: list[Any], test: Pred | None) -> int:
     """How many items there are, or how many pass `test`."""
     return len(items) if test is None else sum(1 for x in items if test(x))
 
 
-@query("items: any, test: fn", elem="same", inline="[{var} for {var} in {items} if {body}]")
+@query("items: any, test: fn", elem="same", inline="[{var} for {var} in {items} if {body}]",
+       says=Says(noun="the {test:plural} in {items:zone}"))
 def filter_(g: Game, items: list[Any], test: Pred) -> list[Any]:
     """The items for which `test` holds, in order."""
     return [x for x in items if test(x)]
 
 
-@query("zone: cards", returns="card", none=True)
+@query("zone: cards", returns="card", none=True, says=Says(noun="the top card of {zone}"))
 def top_of(g: Game, zone: list[Card]) -> Card | None:
     """The top (last) card of a pile, or none if it is empty."""
     return zone[-1] if zone else None
 
 
-@query("who: player", returns="player")
+@query("who: player", returns="player", says=Says(noun="the player after {who}"))
 def next_of(g: Game, who: int) -> int:
     """The player after `who` in the current direction (passing over players out)."""
     if g.out:
@@ -52,7 +72,7 @@ def next_of(g: Game, who: int) -> int:
     return (who + g.direction) % g.n
 
 
-@query("who: player", returns="player")
+@query("who: player", returns="player", says=Says(noun="the player on {who:poss} left"))
 def left_of(g: Game, who: int) -> int:
     """The player on `who`'s left (clockwise), whatever the direction (passing over players out)."""
     if g.out:
@@ -60,7 +80,7 @@ def left_of(g: Game, who: int) -> int:
     return (who + 1) % g.n
 
 
-@query("who: player", returns="players")
+@query("who: player", returns="players", says=Says(noun="every player but {who}"))
 def others(g: Game, who: int) -> list[int]:
     """Every player but `who` still in the round (partners too), in turn order from the one after `who`."""
     if g.out:
@@ -68,29 +88,33 @@ def others(g: Game, who: int) -> list[int]:
     return [(who + i * g.direction) % g.n for i in range(1, g.n)]
 
 
-@query("who: player", returns="players")
+@query("who: player", returns="players", says=Says(noun="{who:poss} opponents"))
 def opponents_of(g: Game, who: int) -> list[int]:
     """Every player still in the round who is not on `who`'s team, in turn order from the
     one after `who` (without `teams:`, as `others(who)`): who may catch a missed UNO call."""
     return [q for q in g.in_order(who) if g.team(q) != g.team(who)]
 
 
-@query("who: player, flag: str", returns="bool", inline="{flag} in g.flags[{who}]")
+@query("who: player, flag: str", returns="bool", inline="{flag} in g.flags[{who}]",
+       says=Says(clause=("{who}", "{is} marked {flag}"), negative=("{who}", "{is} not marked {flag}")))
 def flagged(g: Game, who: int, flag: str) -> bool:
     """True if `who` carries `flag` (see flag)."""
     return flag in g.flags[who]
 
 
-@query("who: player", returns="int")
+@query("who: player", returns="int", says=Says(noun="{who:poss} team"))
 def team_of(g: Game, who: int) -> int:
     """`who`'s team number, from 0 (without `teams:`, their seat: each plays alone)."""
     return g.team(who)
 
 
-@query("who: player", returns="bool")
+@query("who: player", returns="bool",
+       says=Says(clause=("{who}", "{is} out of the round"), negative=("{who}", "{is} still in the round")))
 def is_out(g: Game, who: int) -> bool:
     """True if `who` has been eliminated from this round."""
     return who in g.out
 
 
-playable = query("card: card, by: player = player", returns="bool")(Game.playable)
+playable = query("card: card, by: player = player", returns="bool",
+                 says=Says(clause=("{card}", "may be played by {by}"),
+                           negative=("{card}", "may not be played by {by}")))(Game.playable)

@@ -18,7 +18,7 @@ from statistics import NormalDist
 from typing import Any
 
 from ...errors import UnoDslError
-from ..simulate import ALPHA, TestResult, holm
+from ..comparison import ALPHA, TestResult, holm
 from ..stats import Z95, norm_sf2
 from .estimates import Figure
 from .figures import figures

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ..simulate import describe, proportion
+from ..simulation import describe, proportion
 from ..stats import wilson
 from .coverage import coverage
 from .estimates import Figure, bootstrap, mean, normal, paired, quantile_figure, rate

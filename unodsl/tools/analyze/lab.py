@@ -25,7 +25,9 @@ from ...errors import UnoDslError
 from ...model import Variant
 from ..batch import Executor, run_chunks
 from ..cluster import Cluster
-from ..simulate import Setup, Tally, batch_variant, check_agents, table_size
+from ..seating import Setup
+from ..simulate import batch_variant, check_agents, table_size
+from ..tally import Tally
 from .coverage import deck_kinds, possible_decisions
 from .evaluator import Counts, Evaluator
 from .passes import (

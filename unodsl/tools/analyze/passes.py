@@ -20,7 +20,9 @@ from typing import Any
 from ...engine.actions import PLAY_KINDS, Decision, Play
 from ...engine.game import Game
 from ...players.bots import Agent, make_agents
-from ..simulate import Setup, Tally, _variant, agents_seed, game_seed, play_one, seating
+from ..seating import Setup, agents_seed, game_seed, seating
+from ..simulate import _variant, play_one
+from ..tally import Tally
 from .evaluator import Counts, Evaluator
 from .watch import GameWatch, LabTally, RoundWatch, TrainWatch
 

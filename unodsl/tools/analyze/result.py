@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..simulate import Tally
+from ..tally import Tally
 from .evaluator import Evaluator
 from .passes import GamesPart
 from .watch import LabTally

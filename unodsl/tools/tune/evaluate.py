@@ -42,7 +42,9 @@ from ..analyze.passes import (
     stream,
 )
 from ..analyze.watch import LabTally
-from ..simulate import Setup, Tally, batch_variant, table_size
+from ..seating import Setup
+from ..simulate import batch_variant, table_size
+from ..tally import Tally
 from . import words
 
 Verdict = Literal["meets", "misses", "unsettled"]

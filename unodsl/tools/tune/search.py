@@ -39,7 +39,8 @@ from ...variant.source import _CONTROL as CONTROL  # what variant text may not h
 from ..analyze.lab import Runner
 from ..batch import Pool
 from ..cluster import Cluster
-from ..simulate import check_agents, game_seed, table_size
+from ..seating import game_seed
+from ..simulate import check_agents, table_size
 from . import words
 from .evaluate import Effort, Measured, evaluate
 from .rank import advice, best, meets
