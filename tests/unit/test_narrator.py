@@ -158,7 +158,7 @@ def test_a_player_out_and_a_team_scoring_are_told() -> None:
     g.arrange({0: ["red draw two", "red 5", "red 6"], 1: FULL[:24], 2: ["red 1", "blue 2"]},
               discard=["red 3"], draw=["blue 7", "blue 8"])
     answer(g, "play red draw two")
-    assert any(re.sub(r"\[/?[a-z ]*\]", "", line) == "    P2 is out of the round (26 card(s) to draw_pile)"
+    assert any(re.sub(r"\[/?[a-z ]*\]", "", line) == "    P2 is out of the round (26 cards to the draw pile)"
                for line in lines), lines
     lines.clear()
     g = game("house/partners", 4)

@@ -52,6 +52,7 @@ class Field:
 
 # -- where cards are, and how they move -------------------------------------------------
 PlaceKind = Literal["pile", "hand", "named", "hands", "zones"]
+Told = Literal["always", "verbose", "never"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +159,9 @@ class Event:
     # Sentence templates, the first whose fields a reader sees is told: `{field}` is the
     # field's value in words, `{field|one|many}` the word that agrees with its number.
     narration: tuple[str, ...] = ()
-    detail: bool = False  # told only in a detailed account (e.g. `unodsl run -v`)
+    # How much an account of a game tells it: "always", "verbose" (only a detailed account,
+    # e.g. `unodsl run -v`) or "never" (what the account's layout shows: a turn's start and end).
+    told: Told = "always"
     moves: tuple[Move, ...] = ()  # the cards it moves, once it is emitted (see zones_moved)
     forgets: tuple[Place, ...] = ()  # hands whose cards look otherwise now (besides those moved whole)
 
@@ -168,11 +171,10 @@ class Event:
 
 
 def _event(doc: str, *, english: str, narration: str | tuple[str, ...], player_is: str | None = None,
-           moves: tuple[Move, ...] = (), forgets: tuple[Place, ...] = (), detail: bool = False,
+           moves: tuple[Move, ...] = (), forgets: tuple[Place, ...] = (), told: Told = "always",
            reserved: bool = False, for_tools: bool = False, **fields: Field) -> Event:
-    told = (narration,) if isinstance(narration, str) else narration
-    return Event(doc, {"player": _PLAYER, **fields}, reserved, for_tools, english, player_is, told, detail,
-                 moves, forgets)
+    return Event(doc, {"player": _PLAYER, **fields}, reserved, for_tools, english, player_is,
+                 (narration,) if isinstance(narration, str) else narration, told, moves, forgets)
 
 
 _PLAYER = Field("player", "the player the event is about")
@@ -189,7 +191,7 @@ EVENTS: dict[str, Event] = {
                   card=Field("card", "the card cut, face up")),
     "shuffled": _event("a zone is shuffled (player: the dealer)",
                        english="a pile is shuffled", player_is="the dealer",
-                       narration="{player} shuffles {zone}", detail=True,
+                       narration="{player} shuffles {zone}", told="verbose",
                        zone=Field("str", "the zone's name: draw_pile, discard_pile, …", zone=True)),
     "reshuffled": _event("the discard pile (all but its top) becomes the new draw pile",
                          english="the discard pile is shuffled into a new draw pile",
@@ -207,7 +209,7 @@ EVENTS: dict[str, Event] = {
                           moves=(Move(pile("draw_pile"), pile("discard_pile"), 1),),
                           card=Field("card", "the card turned up")),
     "turn_start": _event("a player's turn begins", english="a turn starts",
-                         narration="{player}'s turn begins", detail=True),
+                         narration="{player}'s turn begins", told="never"),
     "card_played": _event("a card is played onto the discard pile, before its effect",
                           english="a card is played", narration="{player} plays {card}",
                           moves=(Move(hand(), pile("discard_pile"), 1),),
@@ -222,7 +224,7 @@ EVENTS: dict[str, Event] = {
                          missing=Field("int", "how many cards could not be drawn")),
     "hand_changed": _event("a hand gained or lost cards (after plays, draws, swaps, gifts and moves)",
                            english="a player's hand changes",
-                           narration="{player} holds {size} {size|card|cards}", detail=True,
+                           narration="{player} holds {size} {size|card|cards}", told="never",
                            size=Field("int", "the cards in the hand now")),
     "color_named": _event("a player names the colour in play", english="a colour is named",
                           narration="{player} names {color}",
@@ -265,7 +267,7 @@ EVENTS: dict[str, Event] = {
     "cards_moved": _event("cards move from one zone to another (move, move_all, put)",
                           english="cards are moved between piles",
                           narration="{count} {count|card|cards} {count|goes|go} from {source} to {target}",
-                          detail=True, moves=(Move(named("source"), named("target"), "count"),),
+                          told="verbose", moves=(Move(named("source"), named("target"), "count"),),
                           source=Field("str", "the zone they leave", zone=True),
                           target=Field("str", "the zone they go to", zone=True),
                           count=Field("int", "how many cards move")),
@@ -279,10 +281,10 @@ EVENTS: dict[str, Event] = {
                       forgets=(EVERY_HAND,),  # every card shows its other face
                       side=Field("str", "the name of the side now in play")),
     "flagged": _event("a flag is set on a player", english="a player is marked",
-                      narration="{player} is marked {flag}", detail=True,
+                      narration="{player} is marked {flag}", told="verbose",
                       flag=Field("str", "the flag's name")),
     "choice": _event("a player answered a decision", english="a player makes a choice",
-                     narration=("{player} answers {value}", "{player} answers"), detail=True,
+                     narration=("{player} answers {value}", "{player} answers"), told="verbose",
                      kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask"),
                      value=Field("answer", "the answer, by kind: turn — the card played, or \"draw\" "
                                  "(or \"pass\"); drawn — the drawn card played, or \"keep\"; jump — the card "
@@ -292,11 +294,11 @@ EVENTS: dict[str, Event] = {
                                  ("player",)),
                      prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "
                                   "such as \"name a colour\" (may be empty)")),
-    "turn_end": _event("a player's turn ends", english="a turn ends", narration="{player}'s turn ends", detail=True),
+    "turn_end": _event("a player's turn ends", english="a turn ends", narration="{player}'s turn ends", told="never"),
     "rule_fired": _event("a rule's event came and its `if:` held (player: the event's player): its `do:` runs "
                          "next. Only for tools that ask for it (`unodsl run -v`); not in event logs, and no "
                          "rule can wait for it", for_tools=True, english="a rule fires",
-                         narration="rule “{rule}” fires (on {event})", detail=True,
+                         narration="rule “{rule}” fires (on {event})", told="verbose",
                          rule=Field("str", "the rule's `name:` (\"rule N\" when it has none)"),
                          event=Field("str", "the event the rule answered")),
     "eliminated": _event("a player is out of the round (eliminate); play passes over them until the next round",
@@ -313,7 +315,7 @@ EVENTS: dict[str, Event] = {
                                    "seat: each player is a team of one)")),
     "game_end": _event("the game ends (player: its winner, the first in seat order on a tie)",
                        english="the game ends", player_is="the game's winner",
-                       narration="{player} wins the game", detail=True,
+                       narration="{player} wins the game", told="never",
                        winners=Field("players", "every winner, in seat order: more than one team on a tie "
                                      "(with teams, every player of the winning team)"),
                        scores=Field("any", "the final scores, by seat (with teams, each player's is the team's)"),
