@@ -48,7 +48,8 @@ ARGS = {"players": "opponents", "int": "2", "fn": "c -> true", "cards": "hand", 
         "color": '"red"', "bool": "true", "str": '"marked"'}
 PLAYERS = ("player", "next")
 ZONES = {"source": "hand", "target": "next.hand", "zone": "next.hand"}
-CALLS = {"cut": "cut(c -> c.points)"}  # (a cut's value is a number)
+CALLS = {"cut": "cut(c -> c.points)",  # (a cut's value is a number)
+         "redeal": "redeal(player, discard_pile)"}  # (a pile gathered too)
 SKIP = {"random_pick": "takes any value", "apply": "runs a card's effect (the effects are tested one by one)",
         "jump_in": "asks other players to play (play is tested)"}
 BASE = {"flip": "flip"}  # effects that need a variant of their own (two-sided cards)

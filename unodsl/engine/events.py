@@ -51,7 +51,7 @@ class Field:
 
 
 # -- where cards are, and how they move -------------------------------------------------
-PlaceKind = Literal["pile", "hand", "named", "hands", "zones"]
+PlaceKind = Literal["pile", "hand", "named", "hands", "piles", "zones"]
 Told = Literal["always", "verbose", "never"]
 
 
@@ -59,7 +59,8 @@ Told = Literal["always", "verbose", "never"]
 class Place:
     """Where an event's cards come from or go to: a pile by its name (`pile`), the hand of
     the seat in a field (`hand`), the zone whose name is in a field (`named`), every
-    hand (EVERY_HAND) or every zone (EVERY_ZONE)."""
+    hand (EVERY_HAND), a pile the event does not name (SOME_PILE: any that is not a hand)
+    or every zone (EVERY_ZONE)."""
 
     kind: PlaceKind
     name: str = ""  # the pile's name, or the field's
@@ -77,6 +78,8 @@ class Place:
             return [name] if name in names else []
         if kind == "hands":
             return [z for z in names if zone_seat(z) is not None]
+        if kind == "piles":
+            return [z for z in names if zone_seat(z) is None]
         return list(names)
 
     def seats(self, data: Mapping[str, Any], n: int) -> list[int]:
@@ -87,7 +90,7 @@ class Place:
         if kind == "named":
             seat = zone_seat(str(data[self.name]))
             return [] if seat is None else [seat]
-        if kind == "pile":
+        if kind in ("pile", "piles"):
             return []
         return list(range(n))
 
@@ -95,7 +98,7 @@ class Place:
         """This place in words, for the reference."""
         return {"pile": f"the {self.name.replace('_', ' ')}", "hand": f"the hand of `{self.name}`",
                 "named": f"the zone named by `{self.name}`", "hands": "every hand",
-                "zones": "every zone"}[self.kind]
+                "piles": "a pile", "zones": "every zone"}[self.kind]
 
 
 def pile(name: str) -> Place:
@@ -111,6 +114,7 @@ def named(field_name: str) -> Place:
 
 
 EVERY_HAND = Place("hands")
+SOME_PILE = Place("piles")
 EVERY_ZONE = Place("zones")
 
 
@@ -257,7 +261,7 @@ EVENTS: dict[str, Event] = {
                             narration="every hand is gathered and dealt out again from {player} "
                                       "({count} {count|card|cards})",
                             # every hand, and the pile redeal was given if any (its name is not told)
-                            moves=(Move(EVERY_ZONE, EVERY_HAND, whole=True),),
+                            moves=(Move(EVERY_HAND, EVERY_HAND, whole=True), Move(SOME_PILE, EVERY_HAND)),
                             count=Field("int", "the cards dealt")),
     "card_given": _event("a player gives a card to another", english="a player gives a card away",
                          narration=("{player} gives {card} to {other}", "{player} gives a card to {other}"),
@@ -432,6 +436,6 @@ def told_moves(event: str) -> str:
     return "; ".join(m.told() for m in EVENTS[event].moves)
 
 
-__all__ = ["EVENTS", "EVERYONE", "EVERY_HAND", "EVERY_ZONE", "Event", "Field", "Move", "Place", "Words",
+__all__ = ["EVENTS", "EVERYONE", "EVERY_HAND", "EVERY_ZONE", "SOME_PILE", "Event", "Field", "Move", "Place", "Words",
            "arrivals", "forgotten", "hand", "hand_zone", "named", "narrate", "pile", "rule_env", "slots",
            "told_moves", "visible_to", "zone_seat", "zone_words", "zones_moved"]
