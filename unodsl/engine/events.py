@@ -263,11 +263,6 @@ EVENTS: dict[str, Event] = {
                             # every hand, and the pile redeal was given if any (its name is not told)
                             moves=(Move(EVERY_HAND, EVERY_HAND, whole=True), Move(SOME_PILE, EVERY_HAND)),
                             count=Field("int", "the cards dealt")),
-    "hand_discarded": _event("a player puts their whole hand under the discard pile (discard_hand)",
-                             english="a player discards their hand",
-                             narration="{player} discards their hand ({count} {count|card|cards})",
-                             moves=(Move(hand(), pile("discard_pile"), "count", whole=True),),
-                             count=Field("int", "the cards they held")),
     "card_given": _event("a player gives a card to another", english="a player gives a card away",
                          narration=("{player} gives {card} to {other}", "{player} gives a card to {other}"),
                          moves=(Move(hand(), hand("other"), 1),),

@@ -62,21 +62,6 @@ def redeal(g: Game, first: int, pile: list[Card] | None, direction: int) -> None
     _hands_changed(g, seats)
 
 
-@effect("who: player", says=("{who}", "discard{s} {their} hand"))
-def discard_hand(g: Game, who: int) -> None:
-    """`who` puts their whole hand under the discard pile (hand_discarded)."""
-    held = g.hands[who]
-    if not held:
-        return
-    count = len(held)
-    place(g.discard_pile, held[::-1], "bottom")
-    held.clear()
-    g.hands_moved({who: None})
-    if g.watching("hand_discarded"):
-        g.emit("hand_discarded", {"player": who, "count": count})
-    _hands_changed(g, [who])
-
-
 @effect(f"card: card, zone: zone, at: {AT} = 'top'")
 def put(g: Game, card: Card | None, zone: list[Card], at: str) -> None:
     """Move `card`, wherever it is (a hand, a pile), to the top (or `at: "bottom"`) of
