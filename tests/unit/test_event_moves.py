@@ -175,7 +175,7 @@ HAND_DISCARDED = Event("a player puts their whole hand under the discard pile (d
 @pytest.fixture
 def planted(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     scratch = Registry()
-    scratch.effect("who: player", says=("{who}", "discard{s} {poss} hand"))(discard_hand)
+    scratch.effect("who: player", says=("{who}", "discard{s} {their} hand"))(discard_hand)
     monkeypatch.setitem(REGISTRY.primitives, "discard_hand", scratch.primitives["discard_hand"])
     monkeypatch.setitem(EVENTS, "hand_discarded", HAND_DISCARDED)
     yield
