@@ -13,7 +13,7 @@ from typing import Any
 from rich.markup import escape
 
 from ..engine.cards import Card
-from ..engine.events import EVENTS, narrate, zone_seat, zone_words
+from ..engine.events import EVENTS, narrate, visible_to, zone_seat, zone_words
 from ..engine.game import Game
 
 # Display styles for common colour names; any other colour is shown in bold.
@@ -91,8 +91,10 @@ class Narrator:
         return escape(str(value))
 
     def told(self, name: str, d: dict[str, Any]) -> str:
-        """The event's declared narration, in this narrator's words ("" if none fits)."""
-        return narrate(name, d, self.words) or ""
+        """The event's declared narration, in this narrator's words, told from the fields
+        every player may see (a card given is "a card"): a narrator that knows more about a
+        seat says so in its own handler ("" if none fits)."""
+        return narrate(name, visible_to(name, d, -1), self.words) or ""
 
     def tell(self, name: str, d: dict[str, Any]) -> None:
         """Say the event's narration, as much as the account tells (Event.told)."""
