@@ -12,6 +12,7 @@ from typing import Any
 
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.engine.actions import Play
+from unodsl.engine.events import EVENTS, zones_moved
 from unodsl.model import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,11 +95,42 @@ def assert_conserved(g: Game, where: str = "") -> None:
     assert sorted(c.id for z in zones for c in z) == list(range(len(g.cards))), where
 
 
+class MovesDeclared:
+    """A listener that checks every card's change of zone against the events' declarations
+    (engine/events.py, `Event.moves`): each zone whose cards changed since the last event
+    must be one that this event, or the run of card-moving events it begins (a deal tells
+    each hand in turn, a put from several zones each zone), says it moved; an event that
+    moves nothing finds nothing left to explain. Cards count by id (a shuffle or a flip
+    moves nothing). Given from a game's start (`listeners=`), it begins with every card in
+    the draw pile; watching a game already under way, give it the game."""
+
+    def __init__(self, game: Game | None = None) -> None:
+        self.before = None if game is None else self.snapshot(game)
+        self.unexplained: set[str] = set()
+        self.events = 0  # events checked
+
+    @staticmethod
+    def snapshot(game: Game) -> dict[str, frozenset[int]]:
+        return {name: frozenset(c.id for c in zone) for name, zone in game.zones().items()}
+
+    def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
+        now = self.snapshot(game)
+        before = self.before if self.before is not None else {"draw_pile": frozenset(c.id for c in game.cards)}
+        self.unexplained |= {z for z in now if now[z] != before.get(z, frozenset())}
+        self.unexplained -= zones_moved(name, data, list(now))
+        self.before = now
+        self.events += 1
+        assert not self.unexplained or EVENTS[name].moves_cards, (
+            f"cards left or entered {sorted(self.unexplained)} and no event up to {name} declares it "
+            "(declare the move in engine/events.py)")
+
+
 def played_out(name: str, players: int, seed: int, agents: list[str],
                options: dict[str, bool] | None = None) -> Game:
-    """A whole game with bots, COM-3 checked after every event from the first."""
+    """A whole game with bots, COM-3 checked after every event from the first, and every
+    card's change of zone declared by its event (MovesDeclared)."""
     g = Game(variant(name, **(options or {})), players, seed,
-             listeners=[lambda game_, event, data: assert_conserved(game_, event)])
+             listeners=[lambda game_, event, data: assert_conserved(game_, event), MovesDeclared()])
     play_game(g, make_agents(agents, players, seed))
     assert g.over
     return g

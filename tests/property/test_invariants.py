@@ -1,6 +1,7 @@
 """Every shipped variant, random games: the invariants hold after every event.
 
-COM-3 (cards are conserved), a valid current player, rounds that end, scores
+COM-3 (cards are conserved), every card's change of zone declared by its event
+(engine/events.py: MovesDeclared), a valid current player, rounds that end, scores
 that are non-negative and equal the points of the cards the scoring counts, and
 determinism (the same seed gives the same event log).
 
@@ -20,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.helpers import assert_conserved
+from tests.helpers import MovesDeclared, assert_conserved
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.errors import RunawayRound
 from unodsl.tools.log import event_line
@@ -35,10 +36,12 @@ class Invariants:
 
     def __init__(self) -> None:
         self.events = 0
+        self.moves = MovesDeclared()
 
     def __call__(self, g: Game, name: str, data: dict[str, Any]) -> None:
         self.events += 1
         assert_conserved(g, f"COM-3 broken at {name}")
+        self.moves(g, name, data)
         assert 0 <= g.current < g.n
         assert all(not g.hands[p] for p in g.out), "a player out holds no cards"
         assert len(g.out) < g.n, "someone is always left in the round"

@@ -158,7 +158,7 @@ def test_a_player_out_and_a_team_scoring_are_told() -> None:
     g.arrange({0: ["red draw two", "red 5", "red 6"], 1: FULL[:24], 2: ["red 1", "blue 2"]},
               discard=["red 3"], draw=["blue 7", "blue 8"])
     answer(g, "play red draw two")
-    assert any(re.sub(r"\[/?[a-z ]*\]", "", line) == "    P2 is out of the round (26 card(s) to draw_pile)"
+    assert any(re.sub(r"\[/?[a-z ]*\]", "", line) == "    P2 is out of the round (26 cards to the draw pile)"
                for line in lines), lines
     lines.clear()
     g = game("house/partners", 4)
@@ -168,3 +168,22 @@ def test_a_player_out_and_a_team_scoring_are_told() -> None:
     answer(g, "play red 5")
     plain = [re.sub(r"\[/?[a-z ]*\]", "", line) for line in lines]
     assert any(re.fullmatch(r"  P1 goes out after \d+ turns: team P1 & P3 scores 61", line) for line in plain), lines
+
+
+def test_the_declared_narration_is_told_from_public_fields_only() -> None:
+    """The narrator tells each event by its declaration (engine/events.py), never a field some
+    player may not see: a card given is "a card" (the terminal's and the web's narrators name it
+    to the two players in their own handlers)."""
+    from tests.helpers import game
+    g = game("classic", 3)
+    lines: list[str] = []
+    narrator = Narrator(["P1", "P2", "P3"], lambda m: lines.append(re.sub(r"\[/?[a-z_ ]*\]", "", m)))
+    card = g.hands[0][0]
+    narrator(g, "card_given", {"player": 0, "other": 2, "card": card})
+    narrator(g, "cards_moved", {"player": 0, "source": "hand 1", "target": "discard_pile", "count": 2})
+    narrator(g, "hands_passed", {"player": 0, "direction": -1})
+    narrator(g, "turn_end", {"player": 0})  # told never: the account's layout shows it
+    assert lines == ["    P1 gives a card to P3", "    every hand is passed to the right"]
+    narrator.verbose = True
+    narrator(g, "cards_moved", {"player": 0, "source": "hand 1", "target": "discard_pile", "count": 2})
+    assert lines[-1] == "    2 cards go from P2's hand to the discard pile"

@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.compile import MAX_INT
 from .cards import Card
+from .events import hand_zone
 from .frames import new_run
 from .machine import Machine, hot
 
@@ -146,7 +147,7 @@ class Table(Machine):
     def zones(self) -> dict[str, list[Card]]:
         """Every zone by name: the piles, the aside area and each hand."""
         zones = {"draw_pile": self.draw_pile, "discard_pile": self.discard_pile, "aside": self.aside}
-        zones.update({f"hand {p}": h for p, h in enumerate(self.hands)})
+        zones.update({hand_zone(p): h for p, h in enumerate(self.hands)})
         return zones
 
     def zone_name(self, zone: list[Card]) -> str:

@@ -51,6 +51,7 @@ from typing import Any
 
 from ..engine.actions import Decision, Play, decode_answer, encode_answer
 from ..engine.cards import Card
+from ..engine.events import EVENTS, arrivals, forgotten
 from ..engine.game import Chooser, Game
 from ..engine.information import Redeal, shuffle
 from ..engine.view import outward
@@ -273,19 +274,24 @@ class ISMCTSAgent:
 
 class _Observer:
     """The game played again from its answers, watching public events only: where
-    each player began a turn by drawing (see ISMCTSAgent._constraints)."""
+    each player began a turn by drawing (see ISMCTSAgent._constraints). What it counts
+    and forgets is read from the events' declarations (engine/events.py): the cards
+    each hand gains (`arrivals`), and the hands an event makes unknown again
+    (`forgotten`: a hand moved whole, away or to another seat, cards arriving
+    uncounted, every card turned over). Any event that moves cards or forgets is
+    watched, so an event declared tomorrow is read the same way."""
 
-    EVENTS = ("turn_start", "card_played", "card_drawn", "card_given", "penalty_taken", "dealt",
-              "hands_swapped", "hands_passed", "hands_redealt", "flipped")
-    FORGET = frozenset(("dealt", "hands_swapped", "hands_passed", "hands_redealt", "flipped"))
+    TURN = ("turn_start", "card_played", "card_drawn", "penalty_taken")  # where a turn's first act is seen
 
     def __init__(self, game: Game) -> None:
         self.variant, self.n, self.seed = game.variant, game.n, game.seed
         self.received = [0] * game.n  # cards each player has received so far
         self.draws: list[tuple[int, Card, str | None, int, int]] = []  # (player, top, colour, side, received)
         self._turn: int | None = None  # the player whose turn began, until they play or draw
+        self.moving = frozenset(name for name, e in EVENTS.items() if e.moves or e.forgets)
+        self.events = (*self.TURN, *sorted(self.moving - set(self.TURN)))
         self.game = Game(game.variant, game.n, game.seed, max_turns=game.max_turns, max_rounds=game.max_rounds,
-                         listeners=[self], listen_to=self.EVENTS)
+                         listeners=[self], listen_to=self.events)
         self.done = 0  # answers given to the copy
 
     def follows(self, game: Game, actions: list[Any]) -> bool:
@@ -315,18 +321,19 @@ class _Observer:
         p: int = data.get("player", -1)
         if name == "turn_start":
             self._turn = p if not game.penalty else None
-        elif name == "card_drawn":
-            if p == self._turn and game.discard_pile:
-                self.draws.append((p, game.discard_pile[-1], game.current_color, game.side, self.received[p]))
+        elif name == "card_drawn" and p == self._turn and game.discard_pile:
+            self.draws.append((p, game.discard_pile[-1], game.current_color, game.side, self.received[p]))
+        if name in self.moving:
+            n = self.n
+            for q, count in arrivals(name, data, n):
+                self.received[q] += count
+            gone = forgotten(name, data, n)
+            if gone:  # a new deal, hands exchanged, the deck turned over: what was learned of them no longer holds
+                self.draws = [d for d in self.draws if d[0] not in gone]
+                if self._turn in gone:
+                    self._turn = None
+        if name in self.TURN[1:]:  # the turn's first act is seen: a later draw is no sign
             self._turn = None
-            self.received[p] += 1
-        elif name == "card_given":
-            self.received[data["other"]] += 1
-        elif name == "card_played" or name == "penalty_taken":
-            self._turn = None
-        elif name in self.FORGET:  # a new deal, hands exchanged, the deck turned over: what was learned no longer holds
-            self._turn = None
-            self.draws.clear()
 
 
 class _Fit:

@@ -1,4 +1,9 @@
-"""A readable account of a game, told from its events."""
+"""A readable account of a game, told from its events.
+
+What an event says is its declared narration (engine/events.py, `narrate`): the narrator
+tells each event by it, with player names, cards and colours in its own style, and keeps
+handlers only where the account needs more than one event (a draw told once with its
+cause, the answers of a set-up summed up, a round's scores)."""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from typing import Any
 from rich.markup import escape
 
 from ..engine.cards import Card
-from ..engine.events import EVENTS
+from ..engine.events import EVENTS, narrate, visible_to, zone_seat, zone_words
 from ..engine.game import Game
 
 # Display styles for common colour names; any other colour is shown in bold.
@@ -23,6 +28,9 @@ OUTCOMES = {"challenge": ("the challenge fails", "the challenge succeeds"),
             "catch_uno": (None, "caught not calling UNO")}
 # Questions whose "yes" makes nobody draw: a draw after one has another cause.
 DECLARATIONS = {"call_uno"}
+
+# Events told at the table's level (the others are told under the play that caused them).
+TABLE_LEVEL = {"cut", "shuffled", "reshuffled"}
 
 
 def card_text(card: Card) -> str:
@@ -51,7 +59,7 @@ class Narrator:
         self.pending: dict[int, int] = {}  # cards drawn and not told yet, by player
         self.penalty_told = False
         self.taking = 0  # the penalty the current player chose to take, until drawn
-        # One handler per declared event that is worth telling (see told_events).
+        # A handler for the events told with more than their narration (see told_events).
         self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             name: getattr(self, f"on_{name}") for name in EVENTS if hasattr(self, f"on_{name}")}
 
@@ -67,11 +75,42 @@ class Narrator:
     def who(self, p: int) -> str:
         return f"[bold]{escape(self.names[p])}[/]"
 
+    def words(self, kind: str, value: Any) -> str:
+        """A value of an event in the narrator's style (engine/events.py's Words)."""
+        if kind == "player":
+            return self.who(value)
+        if kind == "players":
+            return ", ".join(self.who(p) for p in value)
+        if kind == "card" or isinstance(value, Card):
+            return card_text(value)
+        if kind == "color":
+            return color_text(value)
+        if kind == "zone":
+            name = str(value)
+            return zone_words(name, self.who) if zone_seat(name) is not None else escape(zone_words(name, str))
+        return escape(str(value))
+
+    def told(self, name: str, d: dict[str, Any]) -> str:
+        """The event's declared narration, in this narrator's words, told from the fields
+        every player may see (a card given is "a card"): a narrator that knows more about a
+        seat says so in its own handler ("" if none fits)."""
+        return narrate(name, visible_to(name, d, -1), self.words) or ""
+
+    def tell(self, name: str, d: dict[str, Any]) -> None:
+        """Say the event's narration, as much as the account tells (Event.told)."""
+        told = EVENTS[name].told
+        if told == "always" or (told == "verbose" and self.verbose):
+            line = self.told(name, d)
+            if line:
+                self.say(("  " if name in TABLE_LEVEL else "    ") + line)
+
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         self.game = game
         handler = self.handlers.get(name)
         if handler is not None:
             handler(data)
+        elif name in EVENTS:
+            self.tell(name, data)
 
     def on_round_start(self, d: dict[str, Any]) -> None:
         self.setup_answers: dict[tuple[int, str], list[str]] | None = {}
@@ -99,24 +138,18 @@ class Narrator:
         self.cause, self.asked = f"the first card, {card_text(d['card'])}", None
         self.say(f"  first card: {card_text(d['card'])}")
 
-    def on_cut(self, d: dict[str, Any]) -> None:
-        self.say(f"  {self.who(d['player'])} cuts {card_text(d['card'])}")
-
     def on_card_played(self, d: dict[str, Any]) -> None:
         card: Card = d["card"]
         left = len(self.game.hands[d["player"]])
         self.cause, self.asked = f"{self.who(d['player'])}'s {card_text(card)}", None
         jumped, self.jumping = self.jumping == d["player"], None
-        verb = "jumps in with" if jumped else "plays"
-        self.say(f"  {self.who(d['player'])} {verb} {card_text(card)} ({left} left)")
+        said = f"{self.who(d['player'])} jumps in with {card_text(card)}" if jumped else self.told("card_played", d)
+        self.say(f"  {said} ({left} left)")
 
     def on_rule_fired(self, d: dict[str, Any]) -> None:
         if self.verbose:
             self.cause, self.asked = f"rule “{escape(d['rule'])}”", None
-            self.say(f"    [dim]rule “{escape(d['rule'])}” fires (on {d['event']})[/]")
-
-    def on_color_named(self, d: dict[str, Any]) -> None:
-        self.say(f"    {self.who(d['player'])} names {color_text(d['color'])}")
+            self.say(f"    [dim]{self.told('rule_fired', d)}[/]")
 
     def on_card_drawn(self, d: dict[str, Any]) -> None:
         self.pending[d["player"]] = self.pending.get(d["player"], 0) + 1
@@ -145,47 +178,18 @@ class Narrator:
             return escape(said) if said else f"after {self.who(asker)} {escape(yes)}"
         return self.cause
 
-    def on_penalty_added(self, d: dict[str, Any]) -> None:
-        self.say(f"    the draw penalty grows to {d['total']}")
-
     def on_penalty_taken(self, d: dict[str, Any]) -> None:
         if not self.penalty_told:
-            self.say(f"    {self.who(d['player'])} takes the penalty: draws {d['count']}")
+            self.tell("penalty_taken", d)
         self.penalty_told = False
 
-    def on_skipped(self, d: dict[str, Any]) -> None:
-        self.say(f"    {self.who(d['player'])} is skipped")
-
-    def on_direction_changed(self, d: dict[str, Any]) -> None:
-        self.say("    play changes direction")
-
-    def on_hands_swapped(self, d: dict[str, Any]) -> None:
-        self.say(f"    {self.who(d['player'])} and {self.who(d['other'])} swap hands")
-
-    def on_hands_passed(self, d: dict[str, Any]) -> None:
-        way = {1: "to the left", -1: "to the right"}.get(d["direction"], f"{d['direction']} seats along")
-        self.say(f"    every hand is passed {way}")
-
-    def on_hands_redealt(self, d: dict[str, Any]) -> None:
-        self.say(f"    every hand is gathered and dealt out again from {self.who(d['player'])} ({d['count']} cards)")
-
-    def on_card_given(self, d: dict[str, Any]) -> None:
-        self.say(f"    {self.who(d['player'])} gives a card to {self.who(d['other'])}")
+    def on_card_given(self, d: dict[str, Any]) -> None:  # (a method: the web's and the terminal's tell more)
+        self.tell("card_given", d)
 
     def on_flipped(self, d: dict[str, Any]) -> None:
         top = self.game.discard_pile[-1] if self.game.discard_pile else None
         shown = f"; top card {card_text(top)}" if top else ""
-        self.say(f"  [reverse] everything flips: the {escape(d['side'])} side is in play{shown} [/]")
-
-    def on_reshuffled(self, d: dict[str, Any]) -> None:
-        self.say(f"  the discard pile is shuffled into a new draw pile ({d['count']} cards)")
-
-    def on_draw_short(self, d: dict[str, Any]) -> None:
-        self.say(f"    no cards left: {self.who(d['player'])} draws {d['missing']} fewer")
-
-    def on_cards_moved(self, d: dict[str, Any]) -> None:
-        if self.verbose:
-            self.say(f"    {d['count']} card(s) move from {escape(str(d['source']))} to {escape(str(d['target']))}")
+        self.say(f"  [reverse] {self.told('flipped', d)}{shown} [/]")
 
     def on_choice(self, d: dict[str, Any]) -> None:
         kind, value, prompt = d["kind"], d["value"], d.get("prompt", "")
@@ -209,12 +213,6 @@ class Narrator:
                 self.say(f"    {self.who(d['player'])} {escape(line)}")
         elif kind == "player":
             self.say(f"    {self.who(d['player'])} picks {self.who(value)}")
-
-    def on_card_revealed(self, d: dict[str, Any]) -> None:
-        self.say(f"    {self.who(d['player'])} shows {card_text(d['card'])} to everyone")
-
-    def on_eliminated(self, d: dict[str, Any]) -> None:
-        self.say(f"    {self.who(d['player'])} is out of the round ({d['count']} card(s) to {escape(str(d['zone']))})")
 
     def on_round_end(self, d: dict[str, Any]) -> None:
         w = d["player"]

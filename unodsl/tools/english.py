@@ -33,44 +33,10 @@ T = TypeVar("T")
 
 # -- the renderer --------------------------------------------------------------
 
-EVENT_PHRASES: dict[str, str] = {
-    "round_start": "a round starts",
-    "cut": "a player cuts a card",
-    "shuffled": "a pile is shuffled",
-    "reshuffled": "the discard pile is shuffled into a new draw pile",
-    "dealt": "a player has been dealt their cards",
-    "card_turned": "a card is turned up",
-    "turn_start": "a turn starts",
-    "card_played": "a card is played",
-    "card_drawn": "a card is drawn",
-    "draw_short": "a player cannot draw every card they should",
-    "hand_changed": "a player's hand changes",
-    "color_named": "a colour is named",
-    "direction_changed": "play changes direction",
-    "skipped": "a player is skipped",
-    "penalty_added": "a draw waiting for the next player grows",
-    "penalty_taken": "a player takes the waiting draw",
-    "hands_swapped": "two players swap hands",
-    "card_given": "a player gives a card away",
-    "cards_moved": "cards are moved between piles",
-    "hands_passed": "every hand is passed along",
-    "hands_redealt": "every hand is gathered and dealt out again",
-    "flipped": "the cards are turned over",
-    "flagged": "a player is marked",
-    "choice": "a player makes a choice",
-    "turn_end": "a turn ends",
-    "round_end": "a round ends",
-    "game_end": "the game ends",
-    "eliminated": "a player is out of the round",
-    "card_revealed": "a card is shown to every player",
-    "rule_fired": "a rule fires",
-}
-
-# Who `player` is in a rule on these events (the events' own notes say so).
-EVENT_PLAYERS: dict[str, str] = {
-    "round_start": "the dealer", "round_end": "the round's winner", "game_end": "the game's winner",
-    "shuffled": "the dealer", "card_turned": "the dealer",
-}
+# The rulebook's words for `on: <event>`, and who `player` is in a rule on it: each event's
+# own declaration (engine/events.py).
+EVENT_PHRASES: dict[str, str] = {name: e.english for name, e in EVENTS.items()}
+EVENT_PLAYERS: dict[str, str] = {name: e.player_is for name, e in EVENTS.items() if e.player_is}
 
 FIELDS: dict[str, str] = {
     "size": "the number of cards in their hand", "count": "the number of cards",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.events import EVENTS, EVERYONE, Field
+from ..engine.events import EVENTS, EVERYONE, Field, told_moves
 from ..engine.primitives import REGISTRY
 from ..lang.signature import CARD_ATTRS, PLAYER_ATTRS
 from .topics import event_text, names, topic_markdown
@@ -33,10 +33,11 @@ def markdown() -> str:
             out += [f"### `{p.usage()}`", "", f"{p.doc}", "", f"Parameters: {types or 'none'}. "
                     f"Gives: {p.returns if p.elem is None else 'a list like the first argument'}.", ""]
     out += ["## Events", "", "Rules subscribe with `on: EVENT`; the fields are names in `if:` and `do:`.",
-            "A field seen by only some players is marked; the others never learn its value.", "",
-            "| event | when | fields |", "|---|---|---|"]
-    out += [f"| `{name}` | {e.doc} | {'; '.join(_field(k, f) for k, f in e.fields.items())} |"
-            for name, e in EVENTS.items()]
+            "A field seen by only some players is marked; the others never learn its value.",
+            "The cards an event moves are told once they have moved.", "",
+            "| event | when | fields | cards moved |", "|---|---|---|---|"]
+    out += [f"| `{name}` | {e.doc} | {'; '.join(_field(k, f) for k, f in e.fields.items())} | "
+            f"{told_moves(name) or '—'} |" for name, e in EVENTS.items()]
     return "\n".join(out) + "\n"
 
 
