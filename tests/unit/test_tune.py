@@ -22,8 +22,9 @@ from unodsl.tools.analyze.estimates import Figure
 from unodsl.tools.tune import Effort, Tuned, TuneError, tune
 from unodsl.tools.tune.evaluate import Measured, judge
 from unodsl.tools.tune.rank import advice, best, gap, meets, ranked
-from unodsl.tools.tune.search import Trial, closest_name, summary
+from unodsl.tools.tune.search import closest_name, summary
 from unodsl.tools.tune.space import base, overlay
+from unodsl.tools.tune.trial import Trial
 from unodsl.variant.design import figure_pass
 from unodsl.variant.load import load_variant, validate_file
 

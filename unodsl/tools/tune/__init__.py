@@ -13,7 +13,8 @@ judged target reads), page.py (the HTML report).
 """
 
 from .evaluate import Effort
-from .search import Trial, Tuned, tune
+from .search import Tuned, tune
 from .space import TuneError
+from .trial import Trial
 
 __all__ = ["Effort", "Trial", "TuneError", "Tuned", "tune"]

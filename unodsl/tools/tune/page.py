@@ -17,7 +17,8 @@ from typing import Any
 
 from ..plots import inline_svg, pyplot
 from . import words
-from .search import Trial, Tuned
+from .search import Tuned
+from .trial import Trial
 
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}

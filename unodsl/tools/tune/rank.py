@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .search import Trial
+    from .trial import Trial
 
 Judged = Mapping[str, Any]  # a judged target as `--json` writes it (evaluate.Judged.as_dict)
 

@@ -45,6 +45,7 @@ from . import words
 from .evaluate import Effort, Measured, evaluate
 from .rank import advice, best, meets
 from .space import Base, TuneError, base, candidate_file, overlay, parse_vary, size, with_vary
+from .trial import Trial
 
 REPEATS = 4  # proposals per distinct candidate at most (a small space is soon tried through)
 CHECK_STREAM = -4  # the master seed of the check on fresh seeds: game_seed(seed, -4)
@@ -61,28 +62,6 @@ def optuna() -> Any:
     module.logging.set_verbosity(logging.WARNING)
     warnings.filterwarnings("ignore", category=module.exceptions.ExperimentalWarning)
     return module
-
-
-@dataclass
-class Trial:
-    """One candidate tried: its values, its figures judged, or why it could not be played."""
-
-    number: int
-    values: dict[str, int]
-    state: str                     # "complete" or "failed"
-    result: dict[str, Any]         # judged targets, rounds, games (complete) or error (failed)
-    objectives: list[float] | None
-    overlay: str
-
-    @property
-    def meets(self) -> int:
-        """Targets met with the whole interval."""
-        return int(self.result.get("meets", 0))
-
-    @property
-    def meets_by_value(self) -> int:
-        """Targets met by the value."""
-        return int(self.result.get("meets_by_value", 0))
 
 
 @dataclass

@@ -13,7 +13,7 @@ from ...model import Target
 from ..analyze.estimates import Figure
 
 if TYPE_CHECKING:
-    from .search import Trial
+    from .trial import Trial
 
 Judged = Mapping[str, Any]  # a judged target as `--json` writes it (evaluate.Judged.as_dict)
 
