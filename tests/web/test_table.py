@@ -520,6 +520,8 @@ def test_a_person_out_of_time_gets_the_bots_answer_and_everyone_is_told(tmp_path
     assert game is not None and game.decision is not None
     seat = game.decision.player
     assert t.frame(seat)["timer"] == {"seconds": 30.0, "mine": True}
+    other = 2 if seat != 2 else 1
+    assert t.frame(other)["timer"] == ({"seconds": 30.0, "mine": False} if game.decision.kind == "turn" else None)
     clock.now += 12.5
     assert t.frame(seat)["timer"] == {"seconds": 17.5, "mine": True}
     assert t.bot_move() is None  # time is left: the person is waited for
