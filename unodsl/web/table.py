@@ -240,7 +240,7 @@ class Table:
         if name:
             s.name = name
         if not was and self.status == "playing":
-            self.tell("person", f"{self.name(seat)} is played by a person again")
+            self.tell("person", f"{self.name(seat)} is played by a person now")
         self._arm()
         self._changed()
 
