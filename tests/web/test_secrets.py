@@ -103,12 +103,14 @@ def carried_problems(t: Table, seat: int | None) -> list[str]:
 
 def play_and_check(name: str, seed: int, games: Path, decisions: int, checks: float, resamples: int,
                    save_at: int = 40) -> tuple[list[str], int]:
-    """Play `name` with random bots for up to `decisions` answers; before each, with
-    probability `checks` (and every 40th, and at the end), check a random page's frames.
-    The problems, and the checks made."""
+    """Play `name` for up to `decisions` answers (random bots; P1 a person, with a turn
+    timer, who answers as its bot would); before each, with probability `checks` (and
+    every 40th, and at the end), check a random page's frames. The problems, and the
+    checks made."""
     v = load_variant(name)
     players = min(max(3, v.min_players), v.max_players)
-    t = Table("p", v, players, seed, ["random"], games, clock=lambda: 0.0)  # (notices never expire)
+    t = Table("p", v, players, seed, ["random"], games, turn_seconds=30, clock=lambda: 0.0)  # (time stands still)
+    t.take(0, "Ann")
     rng = random.Random(seed)
     t.start()
     problems: list[str] = []
@@ -116,16 +118,19 @@ def play_and_check(name: str, seed: int, games: Path, decisions: int, checks: fl
     for step in range(decisions):
         if step == save_at:
             t.save()  # a save's notice names no path
-        if rng.random() < checks or step % 40 == 0 or t.bot_move() is None:
+        if rng.random() < checks or step % 40 == 0 or t.status != "playing":
             seat = rng.choice([None, *range(players)])
             problems += carried_problems(t, seat) + resample_problems(t, seat, rng, resamples)
             made += 1
-        move = t.bot_move()
-        if move is None or problems:
+        game = t.game
+        if problems or t.status != "playing" or game is None or game.decision is None:
             break
-        agent, game, version = move
-        assert game.decision is not None
-        assert t.apply_bot(game, version, agent.choose(game, game.decision))
+        d = game.decision
+        choice = t.seats[d.player].agent.choose(game, d)
+        if t.bot_move() is None:  # P1's person
+            t.answer(d.player, t.decision_id or "", d.options.index(choice))
+        else:
+            assert t.apply_bot(game, t.version, choice)
     return problems, made
 
 
