@@ -223,7 +223,8 @@ def test_every_frame_of_whole_games_holds_no_card_of_another_hand(
     source = flip_to(tmp_path, 150) if name == "flip" else VARIANTS / "classic.yaml"
     options = {"target": 150} if name == "classic" else {}
     hub = Hub(rate=10_000, burst=10_000)  # the scripted pages answer at machine speed
-    t = hub.add(Table(hub.new_id(), load_variant(source, options), players, 21, ["greedy"], tmp_path / "games"))
+    seed = 100_000_021  # (long: found in a frame only if the frame carries it)
+    t = hub.add(Table(hub.new_id(), load_variant(source, options), players, seed, ["greedy"], tmp_path / "games"))
     recorder = Recorder()
     recorder.install(monkeypatch, t)
     with serving(hub, tmp_path / "games") as base:
@@ -232,6 +233,7 @@ def test_every_frame_of_whole_games_holds_no_card_of_another_hand(
     assert all(page.last["status"] == "over" for page in pages)
     assert sum(page.answers for page in pages) > 20
     problems = [p for page in pages for p in recorder.problems(-1 if page.seat is None else page.seat, page.received)]
+    problems += [f"the seed in {text[:80]}" for page in pages for text in page.received if str(seed) in text]
     assert problems == []
     checked = sum(len(f) for f in recorder.frames.values())
     assert checked > 100, checked
