@@ -248,6 +248,7 @@ def test_the_hosts_api_needs_the_key_and_opens_tables(server: tuple[str, Hub, Ta
     listing = httpx.get(f"{base}/api/tables", headers=key).json()
     assert [t["id"] for t in listing["tables"]] == [table.id]
     assert listing["tables"][0]["seats"][1]["link"].endswith(f"#seat=1&token={table.seats[1].token}")
+    assert "seed" not in listing["tables"][0] and "log" not in listing["tables"][0]  # the host may play a seat
     made = httpx.post(f"{base}/api/tables", headers=key, json={"variant": "flip", "seats": 2, "bots": "random",
                                                                "seed": 3})
     assert made.status_code == 201 and made.json()["variant"] == "UNO Flip"
