@@ -4,6 +4,7 @@ the other seats (the optional [web] extra; docs/serve.md)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,9 @@ WEB_MISSING = ("`unodsl serve` needs the [web] extra (Starlette and uvicorn): fr
               show_default=True, help="The folder for the games' event logs and saves.")
 @click.option("--bot-delay", type=click.FloatRange(0, 10), default=0.7, show_default=True, metavar="SECONDS",
               help="How long a bot waits before it moves, so that people can follow.")
+@click.option("--turn-seconds", type=click.FloatRange(1, 3600), metavar="SECONDS",
+              help="A person who has not answered within SECONDS gets their seat's bot's answer, and "
+                   "everyone is told (default: no time limit).")
 @click.option("--resume", "resume_file", type=click.Path(exists=True, dir_okay=False), metavar="SAVE",
               help="Open a table that goes on with a saved game (a web table's save, or `unodsl run/play "
                    "--save`'s): its seats saved as \"human\" wait for a person.")
@@ -46,8 +50,8 @@ WEB_MISSING = ("`unodsl serve` needs the [web] extra (Starlette and uvicorn): fr
                    "address on the local network.")
 @allow_option
 def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple[str, ...], seed: int | None,
-          host: str, port: int, games_dir: Path, bot_delay: float, resume_file: str | None, base_url: str | None,
-          allow: tuple[str, ...]) -> None:
+          host: str, port: int, games_dir: Path, bot_delay: float, turn_seconds: float | None,
+          resume_file: str | None, base_url: str | None, allow: tuple[str, ...]) -> None:
     """Open a web table for each VARIANT (a shipped name or a file) and print the links.
 
     Each seat has its own link, with a secret key: give one to each person. Seats
@@ -63,13 +67,15 @@ def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple
     except ImportError:
         raise click.ClickException(WEB_MISSING) from None
     console = Console(highlight=False)
+    _log_to_stderr()
     specs = agent_names(bots)
     hub = Hub()
     if resume_file is not None:
         saved, v = load_saved(resume_file, variants[0] if variants else None)
         saved_bots = [a for a in saved.agents if a != "human"]
         table = Table(hub.new_id(), v, saved.players, saved.seed, saved_bots or specs, games_dir,
-                      agent_seed=saved.agent_seed, max_turns=saved.max_turns, bot_delay=bot_delay)
+                      agent_seed=saved.agent_seed, max_turns=saved.max_turns, bot_delay=bot_delay,
+                      turn_seconds=turn_seconds)
         try:
             table.resume(saved)
         except (SaveError, UnoDslError) as err:
@@ -80,11 +86,13 @@ def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple
                                "or --resume SAVE")
     for name in variants if resume_file is None else ():
         v, n, game_seed = game_setup(name, option, seats, seed, allow)
-        hub.add(Table(hub.new_id(), v, n, game_seed, specs, games_dir, bot_delay=bot_delay))
+        hub.add(Table(hub.new_id(), v, n, game_seed, specs, games_dir, bot_delay=bot_delay,
+                      turn_seconds=turn_seconds))
     sock = _listen(host, port)
     url = (base_url or _base(host, sock.getsockname()[1])).rstrip("/")
     shipped = _choices(variants)
-    app = make_app(hub, Settings(games_dir=games_dir, variants=shipped, bot_delay=bot_delay, base_url=url))
+    app = make_app(hub, Settings(games_dir=games_dir, variants=shipped, bot_delay=bot_delay, base_url=url,
+                                 turn_seconds=turn_seconds))
     for table in hub.tables.values():
         _print_table(console, table, url, hub.host_key, seat_link, watch_link)
     console.print(f"\n[bold]host's page[/] (every table, and new ones): {host_link(url, hub)}", soft_wrap=True)
@@ -108,6 +116,17 @@ def _print_table(console: Console, table: Any, url: str, host_key: str, seat_lin
         link = seat_link(url, table, s.index, host_key if s.index == 0 else None)
         console.print(f"  P{s.index + 1}: {link}{extra}", soft_wrap=True, markup=False)
     console.print(f"  spectators: {watch_link(url, table)}", soft_wrap=True, markup=False)
+
+
+def _log_to_stderr() -> None:
+    """The server's log (each game's seed, saves, failures with their details) on stderr:
+    what the pages are never told."""
+    log = logging.getLogger("unodsl.web")
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -48,6 +48,7 @@ class Settings:
     variants: Mapping[str, str] = field(default_factory=dict)  # what the host may open: label → name or path
     bot_delay: float = 0.0
     base_url: str = ""
+    turn_seconds: float | None = None  # a person's time to answer (None: no limit)
 
 
 def seat_link(base: str, table: Table, seat: int, host_key: str | None = None) -> str:
@@ -189,11 +190,11 @@ async def _messages(ws: WebSocket) -> AsyncIterator[str | bytes]:
 
 
 def table_info(table: Table, base: str, hub: Hub) -> dict[str, Any]:
-    """A table as the host's page lists it, with every seat's link."""
+    """A table as the host's page lists it, with every seat's link. Not its seed nor its
+    log's path: the host is often a player too (the seed and the logs are in the server's log)."""
     names = table.names()
-    return {"id": table.id, "variant": table.variant.name, "players": table.players, "seed": table.seed,
-            "status": table.status, "game": table.number, "message": table.message,
-            "log": str(table.log_path) if table.log_path else None,
+    return {"id": table.id, "variant": table.variant.name, "players": table.players,  # (no seed, no path:
+            "status": table.status, "game": table.number, "message": table.message,  # the host may play a seat)
             "watch": watch_link(base, table),
             "host_watch": f"{watch_link(base, table)}#host={hub.host_key}",
             "seats": [{"seat": s.index, "name": names[s.index], "person": s.person, "bot": s.bot,
@@ -230,7 +231,8 @@ def open_table(hub: Hub, settings: Settings, body: Mapping[str, Any]) -> Table:
     except AgentSpecError as err:
         raise TableRequestError(f"bots: {err}") from None
     table = Table(hub.new_id(), variant, seats, random.SystemRandom().randrange(1_000_000) if seed is None else seed,
-                  specs or ["greedy"], settings.games_dir, bot_delay=settings.bot_delay)
+                  specs or ["greedy"], settings.games_dir, bot_delay=settings.bot_delay,
+                  turn_seconds=settings.turn_seconds)
     return hub.add(table)
 
 
