@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..stats import Z95, at_rank, moments, quantile, quantile_ci, sorted_items, t_quantile, wilson
+from ..stats import Z95, at_rank, moments, poisson_ci, quantile, quantile_ci, sorted_items, t_quantile, wilson
 
 
 @dataclass(frozen=True)
@@ -69,18 +69,72 @@ def rate(name: str, count: int, n: int, meaning: str, *, minus: float = 0.0, uni
                   "Wilson score interval", percent=True)
 
 
+COUNT_METHOD = ("Student's t on the log scale (never below zero); the exact Poisson interval of the total "
+                "when every value is the same or there is one")
+SCALED_METHOD = "Student's t on the log scale (never below zero)"
+SHARE_METHOD = ("Student's t on the logit scale (stays within 0–100%); a Wilson interval when every value is "
+                "the same or there is one")
+
+
 def mean(name: str, hist: Mapping[int, int], meaning: str, *, scale: float = 1.0, unit: str = "round",
          percent: bool = False) -> Figure:
-    """The mean of a histogram (values divided by `scale`), with Student's t interval."""
+    """The mean of a histogram of values ≥ 0 (divided by `scale`), with an interval that
+    stays in the figure's range: from 0 up for a count or a rate (log scale), within 0–1
+    for a share (`percent`: each value a fraction; logit scale). Its `se` is the usual
+    standard error of the mean (comparisons and `--power` use it)."""
     n, m, var = moments(hist)
+    method = SHARE_METHOD if percent else COUNT_METHOD if scale == 1 else SCALED_METHOD
     if n == 0:
-        return Figure(name, None, None, 0, meaning, unit, method="Student's t interval")
+        return Figure(name, None, None, 0, meaning, unit, method=method, percent=percent)
+    if min(hist) < 0:
+        raise ValueError(f"{name}: a mean of values below zero has no interval of this kind")
     m /= scale
     sd = math.sqrt(var) / scale if n > 1 else 0.0
     se = sd / math.sqrt(n)
-    half = t_quantile(0.975, n - 1) * se if n > 1 else math.nan
-    ci = (m - half, m + half) if n > 1 else None
-    return Figure(name, m, ci, n, meaning, unit, se, sd, "Student's t interval", percent)
+    ci: tuple[float, float] | None
+    if percent:
+        ci = share_mean_ci(m, se, n)
+    elif scale == 1:
+        ci = count_mean_ci(m, se, n)
+    else:
+        ci = positive_mean_ci(m, se, n)
+    return Figure(name, m, ci, n, meaning, unit, se, sd, method, percent)
+
+
+def positive_mean_ci(m: float, se: float, n: int) -> tuple[float, float] | None:
+    """Student's t interval of log(mean) (its standard error se/m by the delta method),
+    turned back: m ÷ f to m × f. None when it has no width to give (one value, or no spread)."""
+    if n < 2 or m <= 0 or se <= 0:
+        return None if n < 2 else (m, m)
+    f = math.exp(t_quantile(0.975, n - 1) * se / m)
+    return m / f, m * f
+
+
+def count_mean_ci(m: float, se: float, n: int) -> tuple[float, float]:
+    """A mean count per observation: `positive_mean_ci`, or, when every value is the same
+    (no event at all, say) or there is one value, the exact Poisson interval of the total
+    over n (0 events in n rounds: 0 to 3.69 / n)."""
+    ci = positive_mean_ci(m, se, n)
+    if ci is not None and se > 0:
+        return ci
+    lo, hi = poisson_ci(round(m * n))
+    return lo / n, hi / n
+
+
+def share_mean_ci(m: float, se: float, n: int) -> tuple[float, float]:
+    """A mean of fractions (each in 0–1): Student's t interval of logit(mean), its standard
+    error se / (m (1 − m)), turned back; the Wilson interval of m·n in n when every value is
+    the same, the mean is 0 or 1, or there is one value (a fraction's spread is at most a
+    yes/no's)."""
+    if n < 2 or se <= 0 or not 0 < m < 1:
+        return wilson(m * n, n)
+    half = t_quantile(0.975, n - 1) * se / (m * (1 - m))
+    centre = math.log(m / (1 - m))
+    return _expit(centre - half), _expit(centre + half)
+
+
+def _expit(x: float) -> float:
+    return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
 
 
 def quantile_figure(name: str, hist: Mapping[int, int], q: float, meaning: str, *, unit: str = "round") -> Figure:
@@ -118,11 +172,15 @@ def paired(name: str, pairs: Mapping[str, int], meaning: str) -> Figure:
 
 
 def normal(name: str, value: float | None, se: float | None, n: int, meaning: str, unit: str = "",
-           method: str = "normal approximation", percent: bool = True) -> Figure:
-    """A value with a normal-approximation interval from its standard error."""
+           method: str = "normal approximation", percent: bool = True, most: float | None = None) -> Figure:
+    """A value with a normal-approximation interval from its standard error, cut at `most`
+    when the figure cannot exceed it."""
     if value is None or se is None or not math.isfinite(se):
         return Figure(name, value, None, n, meaning, unit, se, method=method, percent=percent)
-    return Figure(name, value, (value - Z95 * se, value + Z95 * se), n, meaning, unit, se, None, method, percent)
+    hi = value + Z95 * se
+    if most is not None and hi > most:
+        hi, method = most, f"{method}, cut at {most:g} (its largest possible value)"
+    return Figure(name, value, (value - Z95 * se, hi), n, meaning, unit, se, None, method, percent)
 
 
 def bootstrap(name: str, statistic: Callable[[Sequence[float]], float], estimates: Sequence[Figure],

@@ -160,7 +160,8 @@ def tension(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         skill = 1 - brier.value / fair.value
         se = math.hypot(brier.se or 0.0, fair.se or 0.0) / fair.value
         figs += [brier, fair, normal("evaluator.skill", skill, se, brier.n, "1 − its error over a fair share's "
-                                     "(0: no better than guessing, 1: perfect)", method="delta method, normal")]
+                                     "(0: no better than guessing, 1: perfect)", method="delta method, normal",
+                                     most=1.0)]
     calibration = []
     for b in range(BINS):
         count = lab.calib_n[b]
@@ -202,8 +203,8 @@ def downtime(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         figs.append(rate("attack_on_next", lab.attacks_at.get(1, 0), lab.attacks, "attacks that land on the next "
                          "player", unit="attack"))
     detail = {
-        "by_seat_from_first": [{"seat": f"first+{k}", "forced_draws": _brief(describe(lab.forced_draws[k])),
-                                "skips_received": _brief(describe(lab.skips[k]))} for k in range(n)],
+        "by_seat_from_first": [{"seat": f"first+{k}", "forced_draws": _brief(lab.forced_draws[k]),
+                                "skips_received": _brief(lab.skips[k])} for k in range(n)],
         "attacks_by_seat_from_attacker": {f"+{k}": proportion(lab.attacks_at.get(k, 0), lab.attacks)
                                           for k in range(1, n)},
         "longest_wait": describe(lab.longest_wait, histogram=True),
@@ -211,8 +212,13 @@ def downtime(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     return figs, detail
 
 
-def _brief(d: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return None if d is None else {k: d[k] for k in ("n", "mean", "ci95")}
+def _brief(hist: Mapping[int, int]) -> dict[str, Any] | None:
+    """A per-seat mean count with its interval (as the figures': never below zero)."""
+    f = mean("", hist, "")
+    if f.value is None:
+        return None
+    d = f.as_dict()
+    return {"n": f.n, "mean": d["value"], "ci95": d["ci95"]}
 
 
 def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
