@@ -56,6 +56,39 @@ def test_a_card_that_wins_at_once_is_flagged_dominant() -> None:
     assert [k for k, r in rows.items() if r["flag"] == "dominant"] == ["jackpot"]
 
 
+def test_a_card_that_wins_at_once_reads_strong() -> None:
+    """Issue 43: the signs read as a designer reads them — never playing a card that wins
+    at once costs much, playing it at once gains much, in the JSON's words and on screen."""
+    a = lab("instant_win", 100, power=200)
+    f = figures(a)
+    assert f["card_power.jackpot"].ci95 is not None and f["card_power.jackpot"].ci95[0] > 0.05
+    assert f["card_rush.jackpot"].ci95 is not None and f["card_rush.jackpot"].ci95[0] > 0.05
+    row = next(r for r in report(a)["sections"]["card_power"]["kinds"] if r["kind"] == "jackpot")
+    assert row["never_playing_it"].startswith("costs ") and row["playing_it_at_once"].startswith("gains ")
+    result = run(str(PLANTED / "instant_win.yaml"), "-r", "20", "-g", "0", "--power-rounds", "200",
+                 "--train-rounds", "20", "-s", "3")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = lines.index("jackpot — dominant: playing it at once wins clearly more often")
+    assert re.match(r"  never playing it costs +\d+\.\d% +\d+\.\d% to \d+\.\d%$", lines[at + 1])
+    assert re.match(r"  playing it at once gains +\d+\.\d% +\d+\.\d% to \d+\.\d%$", lines[at + 2])
+
+
+def test_a_card_that_hands_the_round_away_reads_weak() -> None:
+    """The other sign: a poison card (the next player wins the round) loses when played at
+    once, and never playing it gains; the words turn with the sign, the interval with them."""
+    a = lab("poison", 100, power=200)
+    f = figures(a)
+    rush, power = f["card_rush.poison"], f["card_power.poison"]
+    assert rush.ci95 is not None and rush.ci95[1] < 0 and power.ci95 is not None and power.ci95[1] < 0
+    row = next(r for r in report(a)["sections"]["card_power"]["kinds"] if r["kind"] == "poison")
+    assert row["never_playing_it"].startswith("gains ") and row["playing_it_at_once"].startswith("loses ")
+    lo, hi = (float(x) for x in re.findall(r"\(([\d.]+) to ([\d.]+)\)", row["playing_it_at_once"])[0])
+    assert lo == pytest.approx(-100 * rush.ci95[1], abs=0.06) and hi == pytest.approx(-100 * rush.ci95[0], abs=0.06)
+    kinds = [r["kind"] for r in report(a)["sections"]["card_power"]["kinds"]]
+    assert kinds[-1] == "poison"  # the weakest last
+
+
 def test_classic_has_no_dominant_card() -> None:
     """The flag can be off: at the same budget no Classic card is flagged dominant."""
     doc = report(lab("classic", 100, power=200))

@@ -18,6 +18,7 @@ from ..errors import UnoDslError, VariantError, shown
 from ..tools.analyze import Analysis, Budget, analyze, figures, report
 from ..tools.analyze.compare import Difference, Sprt, compare, power_table, sequential
 from ..tools.analyze.estimates import Figure
+from ..tools.analyze.figures import oriented
 from ..tools.analyze.lab import growing
 from ..tools.analyze.page import page
 from ..tools.plots import PlotUnavailable, check_plot
@@ -294,7 +295,7 @@ def _one(console: Console, a: Analysis, doc: dict[str, Any]) -> None:
         if key == "downtime":
             _by_seat(console, sections[key])
         if key == "card_power" and "kinds" in sections[key]:
-            _power(console, sections[key])
+            _power(console, a, sections[key])
         if key == "skill" and "chain" in sections[key]:
             console.print(f"  skill chain: {sections[key]['chain']} rung(s) whose upper agent wins clearly "
                           "more than its fair share at the table\n")
@@ -335,20 +336,32 @@ def _mean_ci(d: dict[str, Any] | None) -> str:
     return f"{d['mean']:.2f}" + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
 
 
-def _power(console: Console, power: dict[str, Any]) -> None:
-    table = _table("Card power by kind, strongest first: win rate lost when never played (avoid) and "
-                   "gained when played at once (rush)", "kind", "avoid", "rush", "flag")
+FLAGS = {"dominant": "dominant: playing it at once wins clearly more often",
+         "useless": "useless: how it is played changes little",
+         "never restricted": "never restricted: the rule never changed a choice"}
+
+
+def _power(console: Console, a: Analysis, power: dict[str, Any]) -> None:
+    """Each kind, strongest first: what never playing it costs and what playing it at once
+    gains (or loses), each a figure line whose value reads with its verb."""
+    figs = figures(a)
+    console.print(f"[bold]Card power by kind[/], strongest first: one seat restricted, the same "
+                  f"{power['rounds']:,} rounds")
+    console.print(f"[dim]{'kind, and a way of playing it'.ljust(NAME)}{'value'.rjust(VALUE)}"
+                  f"{'95% interval'.rjust(INTERVAL)}[/]")
     for row in power["kinds"]:
-        av, ru = row["power"], row["rush"]
-        table.add_row(Text(shown(row["kind"])), _pp(av), _pp(ru), row["flag"] or "")
-    console.print(table)
-
-
-def _pp(d: dict[str, Any]) -> str:
-    if d["value"] is None:
-        return "–"
-    ci = d["ci95"]
-    return f"{100 * d['value']:+.1f}" + (f" ({100 * ci[0]:+.1f} to {100 * ci[1]:+.1f})" if ci else "")
+        kind = row["kind"]
+        flag = FLAGS.get(row["flag"], row["flag"])
+        console.print(Text(shown(kind) + (f" — {flag}" if flag else ""), style="bold"))
+        for name, up, down, way in ((f"card_power.{kind}", "costs", "gains", "never playing it"),
+                                    (f"card_rush.{kind}", "gains", "loses", "playing it at once")):
+            verb, f = oriented(figs[name], up, down)
+            value, ci = f.text()
+            console.print(Text(f"  {way} {verb}".ljust(NAME) + f"{value.rjust(VALUE)}{ci.rjust(INTERVAL)}"),
+                          no_wrap=True, overflow="ignore", crop=False)
+    console.print("[dim]    in points of win rate; never playing a common kind costs much: it is most of a "
+                  "hand[/]")
+    console.print()
 
 
 def _coverage(console: Console, cov: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ with the tables behind them (seats, calibration, card power, coverage, the ladde
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Mapping
@@ -231,17 +232,20 @@ def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     for kind in a.kinds:
         avoid = {k: counts.get(f"{kind}|{AVOID}|{k}", 0) for k in ("00", "01", "10", "11")}
         rush = {k: counts.get(f"{kind}|{RUSH}|{k}", 0) for k in ("00", "01", "10", "11")}
-        power = paired(f"card_power.{kind}", avoid, f"win rate lost by a player who never plays {kind} when it "
-                       "has another choice (paired with the same rounds unrestricted)")
+        power = paired(f"card_power.{kind}", avoid, f"never playing {kind} (when there is another choice) costs "
+                       "this much of a player's win rate; above zero: a card worth having (same rounds, paired)")
         rushed = paired(f"card_rush.{kind}", {"01": rush["10"], "10": rush["01"], "00": rush["00"],
                                               "11": rush["11"]},
-                        f"win rate gained by a player who plays {kind} at once whenever it can")
+                        f"playing {kind} at once, whenever possible, gains this much win rate (below zero: "
+                        "loses it); well above zero: a card to play at once")
         n_rounds = sum(avoid.values())
         base = sum(avoid[k] for k in ("10", "11"))
         bitten = counts.get(f"{kind}|{AVOID}|bitten", 0)
         figs += [power, rushed]
         powers.append(power)
         rows.append({"kind": kind, "power": power.as_dict(), "rush": rushed.as_dict(), "_figs": (power, rushed),
+                     "never_playing_it": said(power, "costs", "gains"),
+                     "playing_it_at_once": said(rushed, "gains", "loses"),
                      "baseline_win_rate": round(base / n_rounds, 6) if n_rounds else None,
                      "avoid_win_rate": round(sum(avoid[k] for k in ("01", "11")) / n_rounds, 6) if n_rounds else None,
                      "rush_win_rate": round(sum(rush[k] for k in ("01", "11")) / n_rounds, 6) if n_rounds else None,
@@ -251,9 +255,28 @@ def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         row["flag"] = _flag(power, rushed, row["rounds_restricted"])
     if len(powers) > 1:
         figs.append(bootstrap("card_power.spread", lambda v: max(v) - min(v), powers, a.power_rounds,
-                              "the strongest kind's power less the weakest's", a.seed + 2))
+                              "what never playing the strongest kind costs, less what never playing the "
+                              "weakest costs", a.seed + 2))
     rows.sort(key=lambda r: -float(r["power"]["value"] or 0.0))
     return figs, {"rounds": a.power_rounds, "dominant_at": DOMINANT, "useless_within": USELESS, "kinds": rows}
+
+
+def oriented(f: Figure, up: str, down: str) -> tuple[str, Figure]:
+    """The verb for f's sign and f turned to read with it: a gain of −1.0 (−4.4 to 2.2)
+    is "loses" 1.0 (−2.2 to 4.4)."""
+    if f.value is None or f.value >= 0:
+        return up, f
+    ci = None if f.ci95 is None else (-f.ci95[1], -f.ci95[0])
+    return down, dataclasses.replace(f, value=-f.value, ci95=ci)
+
+
+def said(f: Figure, up: str, down: str) -> str:
+    """A card power figure in words: "costs 20.5 points of win rate (15.1 to 26.6)"."""
+    verb, g = oriented(f, up, down)
+    if g.value is None:
+        return "not measured"
+    ci = "" if g.ci95 is None else f" ({100 * g.ci95[0]:.1f} to {100 * g.ci95[1]:.1f})"
+    return f"{verb} {100 * g.value:.1f} points of win rate{ci}"
 
 
 def _flag(power: Figure, rush: Figure, bitten: int) -> str:

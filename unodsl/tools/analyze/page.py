@@ -120,17 +120,11 @@ def _share(p: dict[str, Any]) -> str:
 
 
 def _power_rows(power: dict[str, Any]) -> str:
-    rows = "".join(f"<tr><td>{_e(r['kind'])}</td><td class=num>{_e(_pct(r['power']))}</td>"
-                   f"<td class=num>{_e(_pct(r['rush']))}</td><td class=flag>{_e(r['flag'])}</td></tr>"
+    rows = "".join(f"<tr><td>{_e(r['kind'])}</td><td>{_e(r['never_playing_it'])}</td>"
+                   f"<td>{_e(r['playing_it_at_once'])}</td><td class=flag>{_e(r['flag'])}</td></tr>"
                    for r in power["kinds"])
-    return f"<table><tr><th>kind</th><th>avoid: win rate lost</th><th>rush: gained</th><th>flag</th></tr>{rows}</table>"
-
-
-def _pct(d: dict[str, Any]) -> str:
-    if d["value"] is None:
-        return "–"
-    ci = d["ci95"]
-    return f"{100 * d['value']:+.1f}" + (f" ({100 * ci[0]:+.1f} to {100 * ci[1]:+.1f})" if ci else "")
+    return ("<table><tr><th>kind (strongest first)</th><th>never playing it</th><th>playing it at once</th>"
+            f"<th>flag</th></tr>{rows}</table>")
 
 
 def _coverage(cov: dict[str, Any]) -> str:
