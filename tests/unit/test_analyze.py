@@ -444,3 +444,77 @@ def test_the_skill_ladder_climbs_and_its_report_fits_80_columns() -> None:
     assert max(len(line) for line in lines) <= 80 and "\\n" not in result.output
     rungs = [line.split()[0] for line in lines if line.startswith("skill.")]
     assert any("ismcts" in name for name in rungs) and any("greedy" in name for name in rungs), rungs
+
+
+# -- the verdict, and coverage that tells the agents' habits from the variant's ----------
+
+
+def test_the_verdict_comes_first_and_reads_the_planted_variants() -> None:
+    """Three to five sentences, first in the JSON, each read from a figure whose answer is
+    planted: the first seat that plays twice has an edge, the jackpot is the strongest card,
+    the rule that cannot fire was never seen even exploring."""
+    extra = report(lab("first_seat_extra", 300))
+    assert next(iter(extra)) == "verdict" and 3 <= len(extra["verdict"]) <= 5
+    assert extra["verdict"][0].startswith("The first seat has an edge: it wins +")
+    classic = report(lab("classic", 300))
+    assert classic["verdict"][0].startswith("Fair between seats (first seat ")
+    assert "within noise" in classic["verdict"][0]
+    assert any(s.startswith("Decided ") for s in classic["verdict"])
+    jackpot = report(lab("instant_win", 100, power=200))["verdict"]
+    assert any(s.startswith("The Jackpot is the strongest card: playing it at once gains ") for s in jackpot)
+    dead = report(lab("dead_rule", 100))["verdict"]
+    assert dead[-1] == "Never seen, even with agents that try every answer: rule “a swap costs a card” (see Coverage)."
+
+
+def test_coverage_tells_a_habit_of_the_agents_from_the_variant() -> None:
+    """Greedy bots always call UNO, so nobody is ever caught: with them alone, Classic's
+    catch rules never fire. The explorers (the same agents answering yes/no at random) do
+    answer "no", so those are listed as the agents' habit; a rule that cannot fire stays
+    the variant's."""
+    cov = report(lab("dead_rule", 100))["sections"]["coverage"]
+    assert cov["exploring"]["rounds"] == 50
+    never = {r["name"]: r for r in cov["rules_never_fired"]}
+    assert never["a swap costs a card"]["exploring"] == 0
+    caught = "COM-2: a missed UNO can be caught until the next turn starts"
+    assert never[caught]["exploring"] > 0  # greedy never let it fire; exploring did
+    answers = {r["answer"]: r for r in cov["answers_never_chosen"]}
+    assert answers['ask "call_uno": no']["exploring"] > 0
+    from unodsl.tools.analyze.coverage import coverage_lines
+    groups = dict(coverage_lines(cov, "greedy"))
+    variant = next(lines for head, lines in groups.items() if head.startswith("Never, in 150 rounds, even exploring"))
+    habit = groups["Never with greedy, but done exploring: a habit of the agents, not the variant's"]
+    assert any("a swap costs a card" in line for line in variant)
+    assert not any("a swap costs a card" in line for line in habit)
+    assert any(caught in line for line in habit) and any('ask "call_uno": no' in line for line in habit)
+
+
+def test_explorers_answer_yes_no_questions_at_random_and_replay_the_same() -> None:
+    from unodsl.tools.analyze.watch import Explorer
+    v = load_variant("classic")
+    game = Game(v, 2, 1)
+    ask = Decision(0, "ask", (True, False), prompt="call_uno")
+    answers = [Explorer(_First(), seed).choose(game, ask) for seed in range(40)]
+    assert set(answers) == {True, False}  # the wrapped agent would always say yes
+    again = [Explorer(_First(), seed).choose(game, ask) for seed in range(40)]
+    assert again == answers
+    turn = Decision(0, "turn", tuple(Play(c) for c in game.cards[:5]))
+    picks = [Explorer(_First(), seed).choose(game, turn) for seed in range(200)]
+    share = sum(p != turn.options[0] for p in picks) / len(picks)
+    assert 0.05 < share < 0.4  # one decision in five at random (a fifth of those the first again)
+
+
+def test_the_verdict_is_printed_first_and_names_from_the_file_stay_text(tmp_path: Path) -> None:
+    path = tmp_path / "hostile.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'classic.yaml'}\nname: \"[bold]Loud[/bold] <b>x</b>\"\n"
+                    "rules:\n  - name: \"[/nope] <script>x</script>\"\n    on: hands_swapped\n"
+                    "    do: draw(player, 1)\n", encoding="utf-8")
+    page = tmp_path / "page.html"
+    result = run(str(path), "-r", "30", "-g", "0", "--power-rounds", "0", "--train-rounds", "20", "-s", "1",
+                 "--html", str(page))
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())  # (a sentence may wrap)
+    assert out.index("Verdict") < out.index("Outcome")
+    assert "“[/nope] <script>x</script>”" in out and "[bold]Loud[/bold]" in out
+    text = page.read_text(encoding="utf-8")
+    assert text.index("Verdict") < text.index("first_seat_advantage")
+    assert "<script>" not in text and "“[/nope] &lt;script&gt;x&lt;/script&gt;”" in text

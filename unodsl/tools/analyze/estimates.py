@@ -40,16 +40,21 @@ class Figure:
         """The value and its interval as the terminal and the page show them."""
         if self.value is None:
             return "–", ""
-        ci = "" if self.ci95 is None else f"{_fmt(self.ci95[0], self.percent)} to {_fmt(self.ci95[1], self.percent)}"
-        return _fmt(self.value, self.percent), ci
+        p = self.percent
+        ci = "" if self.ci95 is None else f"{number(self.ci95[0], p)} to {number(self.ci95[1], p)}"
+        return number(self.value, self.percent), ci
 
 
-def _fmt(x: float, percent: bool) -> str:
+def number(x: float, percent: bool = False, signed: bool = False) -> str:
+    """One number as the lab shows it everywhere: a share as a percentage with one decimal
+    (3.7%), a whole number with thousands separators, else three significant decimals
+    below 1 and two above; `signed`: with a + before a positive number."""
+    sign = "+" if signed else ""
     if percent:
-        return f"{100 * x:.1f}%"
+        return f"{100 * x:{sign}.1f}%"
     if float(x).is_integer():
-        return f"{int(x):,}"
-    return f"{x:,.3f}" if abs(x) < 1 else f"{x:,.2f}"
+        return f"{int(x):{sign},}"
+    return f"{x:{sign},.3f}" if abs(x) < 1 else f"{x:{sign},.2f}"
 
 
 def _r(x: float | None) -> float | None:

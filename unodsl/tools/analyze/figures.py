@@ -8,7 +8,6 @@ with the tables behind them (seats, calibration, card power, coverage, the ladde
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import Counter
 from collections.abc import Mapping
@@ -21,6 +20,7 @@ from .estimates import Figure, bootstrap, mean, normal, paired, quantile_figure,
 from .evaluator import CLEAR
 from .passes import AVOID, RUSH
 from .result import Analysis
+from .verdict import said, verdict
 from .watch import BINS, MICRO
 
 DOMINANT = 0.05  # playing a kind at once wins at least this much more often (the interval's lower end)
@@ -53,7 +53,8 @@ def outcome(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     rounds = t.rounds
     fair = 1 / n
     seats = [rate(f"seat_win_rate.first+{k}", lab.wins_from_first[k], rounds,
-                  f"round wins of the player {k} seat(s) after the one who played first") for k in range(n)]
+                  f"round wins of the seat {k} after the player who played first" if k else
+                  "round wins of the player who played first") for k in range(n)]
     figs = [
         rate("first_seat_advantage", lab.wins_from_first[0], rounds,
              "round wins of the player who plays first, above a fair share (1/players)", minus=fair),
@@ -144,24 +145,26 @@ def duration(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
 def tension(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     lab = a.lab
     figs = [
-        mean("lead_changes", lab.lead_changes, "times per round the favourite (highest fair-information chance) "
-             "changed"),
-        mean("drama", lab.drama, "how far the eventual winner's chance was below the favourite's, on average over "
-             "a round's turns (0: the winner always led)", scale=MICRO, percent=True),
+        mean("lead_changes", lab.lead_changes, "times a round the favourite changed (the player with the best "
+             "chance to win, judged from what every player can see); more: a more open round"),
+        mean("drama", lab.drama, "how far behind the favourite the eventual winner was, in chance to win, on "
+             "average over a round's turns: 0 when the winner always led, higher with more comebacks",
+             scale=MICRO, percent=True),
         mean("decisiveness", lab.clear_turns, f"turns played before the winner was clear (their chance ≥ {CLEAR} "
-             "from then to the end)"),
+             "from then to the end); late is tense"),
         mean("decisiveness.share", lab.clear_share, "the share of the round played before the winner was clear",
              scale=MICRO, percent=True),
     ]
-    brier = mean("evaluator.brier", lab.brier, "the evaluator's mean squared error on held-out rounds "
-                 "(lower is better)", scale=MICRO)
-    fair = mean("evaluator.brier_fair", lab.brier_fair, "the same error for a fair share to every player",
-                scale=MICRO)
+    brier = mean("evaluator.brier", lab.brier, "how wrong the evaluator's chances were on rounds it was not "
+                 "fitted on (Brier score: mean squared error; 0 is perfect)", scale=MICRO)
+    fair = mean("evaluator.brier_fair", lab.brier_fair, "the same error for chances that give every player a "
+                "fair share: what guessing scores", scale=MICRO)
     if brier.value is not None and fair.value:
         skill = 1 - brier.value / fair.value
         se = math.hypot(brier.se or 0.0, fair.se or 0.0) / fair.value
-        figs += [brier, fair, normal("evaluator.skill", skill, se, brier.n, "1 − its error over a fair share's "
-                                     "(0: no better than guessing, 1: perfect)", method="delta method, normal",
+        figs += [brier, fair, normal("evaluator.skill", skill, se, brier.n, "how much better than guessing the "
+                                     "evaluator tells who will win (Brier skill: 0% no better, 100% perfect); the "
+                                     "tension figures mean more the higher it is", method="delta method, normal",
                                      most=1.0)]
     calibration = []
     for b in range(BINS):
@@ -261,24 +264,6 @@ def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     return figs, {"rounds": a.power_rounds, "dominant_at": DOMINANT, "useless_within": USELESS, "kinds": rows}
 
 
-def oriented(f: Figure, up: str, down: str) -> tuple[str, Figure]:
-    """The verb for f's sign and f turned to read with it: a gain of −1.0 (−4.4 to 2.2)
-    is "loses" 1.0 (−2.2 to 4.4)."""
-    if f.value is None or f.value >= 0:
-        return up, f
-    ci = None if f.ci95 is None else (-f.ci95[1], -f.ci95[0])
-    return down, dataclasses.replace(f, value=-f.value, ci95=ci)
-
-
-def said(f: Figure, up: str, down: str) -> str:
-    """A card power figure in words: "costs 20.5 points of win rate (15.1 to 26.6)"."""
-    verb, g = oriented(f, up, down)
-    if g.value is None:
-        return "not measured"
-    ci = "" if g.ci95 is None else f" ({100 * g.ci95[0]:.1f} to {100 * g.ci95[1]:.1f})"
-    return f"{verb} {100 * g.value:.1f} points of win rate{ci}"
-
-
 def _flag(power: Figure, rush: Figure, bitten: int) -> str:
     """"dominant" (playing it at once, whenever possible, wins at least DOMINANT more often:
     the interval's lower end), "useless" (avoiding and rushing it both change the win rate
@@ -343,8 +328,11 @@ def report(a: Analysis) -> dict[str, Any]:
         sections[name] = {"figures": [f.name for f in figs], **detail}
         flat.update({f.name: f.as_dict() for f in figs})
     v = a.variant
-    sections["coverage"] = coverage(v, a.lab, a.sim.plays, a.sim.rounds, a.decisions) if v is not None else {}
-    return {
+    x = a.explored
+    sections["coverage"] = coverage(v, a.lab, a.sim.plays, a.sim.rounds, a.decisions,
+                                    x.lab if x else None, x.sim.plays if x else None,
+                                    x.sim.rounds if x else 0) if v is not None else {}
+    doc = {
         "variant": {"name": a.name, "file": a.file, "options": list(a.options_on)},
         "players": a.players, "agents": list(a.agents), "seed": a.seed,
         "rounds": a.rounds, "games": a.game_count, "power_rounds": a.power_rounds, "ladder_rounds": a.ladder_rounds,
@@ -353,3 +341,4 @@ def report(a: Analysis) -> dict[str, Any]:
         "timing": {**{k: round(v, 3) for k, v in a.timing.items()}, "workers": a.workers},
         "figures": flat, "sections": sections,
     }
+    return {"verdict": verdict(figures(a), doc), **doc}

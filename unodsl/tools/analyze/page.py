@@ -15,9 +15,11 @@ from typing import Any
 
 from ..plots import inline_svg, pyplot
 from .compare import Difference
+from .coverage import coverage_lines
 from .estimates import Figure
 from .figures import figures
 from .result import Analysis
+from .verdict import ABOUT
 
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -26,6 +28,7 @@ table{border-collapse:collapse;margin:.6em 0}td,th{padding:.2em .6em;border-bott
 td:first-child,th:first-child,td.meaning,th:last-child{text-align:left}td.meaning{color:#555;max-width:32em}
 .num{white-space:nowrap;font-variant-numeric:tabular-nums}figure{margin:1em 0}img.plot{max-width:100%;height:auto}
 .flag{font-weight:bold;color:#b00}.note{color:#555}
+.verdict{background:#f4f7fb;border-left:4px solid #36c;padding:.2em 1em;margin:1em 0}.verdict p{margin:.4em 0}
 """
 
 SECTIONS = (("outcome", "Outcome"), ("duration", "Duration"), ("tension", "Tension"),
@@ -77,6 +80,9 @@ def _run(a: Analysis, doc: dict[str, Any], plt: Any) -> str:
     out = [f"<h2>{_e(a.name)}{_e(' + ' + ', '.join(a.options_on)) if a.options_on else ''}</h2>",
            f"<p>{a.players} players ({_e(', '.join(dict.fromkeys(a.agents)))}), seed {a.seed}: {a.rounds:,} rounds, "
            f"{a.game_count:,} games, card power on {a.power_rounds:,} rounds.</p>"]
+    if doc.get("verdict"):
+        out.append("<div class=verdict><h3>Verdict</h3>"
+                   + "".join(f"<p>{_e(sentence)}</p>" for sentence in doc["verdict"]) + "</div>")
     plots = {"duration": _turns_plot(doc, plt), "outcome": _seats_plot(doc, plt),
              "tension": _calibration_plot(doc, plt), "card_power": _power_plot(doc, plt),
              "downtime": _wait_plot(doc, plt)}
@@ -85,6 +91,8 @@ def _run(a: Analysis, doc: dict[str, Any], plt: Any) -> str:
         if not names:
             continue
         out.append(f"<h3>{_e(title)}</h3>")
+        if key in ABOUT:
+            out.append(f"<p class=note>{_e(ABOUT[key])}</p>")
         out.append(_figure_rows([figs[n] for n in names]))
         if key == "card_power":
             out.append(_power_rows(sec[key]))
@@ -92,7 +100,7 @@ def _run(a: Analysis, doc: dict[str, Any], plt: Any) -> str:
             out.append(_seat_rows(sec[key]))
         if plots.get(key):
             out.append(f"<figure>{plots[key]}</figure>")
-    out.append(_coverage(sec["coverage"]))
+    out.append(_coverage(a, sec["coverage"]))
     return "".join(out)
 
 
@@ -127,17 +135,16 @@ def _power_rows(power: dict[str, Any]) -> str:
             f"<th>flag</th></tr>{rows}</table>")
 
 
-def _coverage(cov: dict[str, Any]) -> str:
+def _coverage(a: Analysis, cov: dict[str, Any]) -> str:
     if not cov:
         return ""
-    items = [f"<li>{_e(what)}: {_e(i['name'])} (below {100 * i['upper95_per_round']:.2f}% of rounds)</li>"
-             for key, what in (("rules_never_fired", "rule never fired"), ("kinds_never_played", "kind never played"),
-                               ("decisions_never_asked", "decision never asked")) for i in cov[key]]
-    items += [f"<li>answer never chosen: {_e(i['answer'])} (offered {i['offered']:,} times)</li>"
-              for i in cov["answers_never_chosen"]]
-    items += [f"<li>switch not tried in this run: {_e(o['name'])}</li>" for o in cov["options_not_on"]]
-    body = "".join(items) or "<li>every rule fired, every kind was played, every decision was asked</li>"
-    return f"<h3>Coverage over {cov['rounds']:,} rounds</h3><ul>{body}</ul>"
+    rounds = f"{cov['rounds']:,} rounds of the agents"
+    if "exploring" in cov:
+        rounds += f" and {cov['exploring']['rounds']:,} exploring ({cov['exploring']['agents']})"
+    body = "".join(f"<p>{_e(head)}{':' if lines else ''}</p>" + ("<ul>" + "".join(f"<li>{_e(x)}</li>" for x in lines)
+                                                                  + "</ul>" if lines else "")
+                   for head, lines in coverage_lines(cov, ", ".join(dict.fromkeys(a.agents))))
+    return f"<h3>Coverage</h3><p class=note>Over {_e(rounds)}.</p>{body}"
 
 
 def _comparison(diffs: list[Difference]) -> str:
