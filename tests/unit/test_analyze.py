@@ -8,7 +8,6 @@ import io
 import json
 import random
 import re
-import shutil
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -300,7 +299,6 @@ def test_the_terminal_report_fits_80_columns_and_keeps_numbers_whole() -> None:
 
 
 def test_compare_and_the_sequential_test_on_the_command_line(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     classic = str(ROOT / "variants" / "classic.yaml")
     page = tmp_path / "both.html"
     result = run("classic", "-r", "400", "-s", "1", "--train-rounds", "50", "--compare", classic,
@@ -327,13 +325,9 @@ def test_the_sprt_decides_each_way_and_the_power_formula() -> None:
     assert rounds_needed(1.0, 1.0, 0.5) == 63
 
 
-# -- the HTML page in a browser ------------------------------------------------------
-
-CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
-
+# -- the HTML page ---------------------------------------------------------------------
 
 def test_the_page_escapes_text_from_the_variant(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     path = tmp_path / "hostile.yaml"
     path.write_text(f"extends: {ROOT / 'variants' / 'classic.yaml'}\nname: \"<script>alert(1)</script> & $x$\"\n",
                     encoding="utf-8")
@@ -343,40 +337,6 @@ def test_the_page_escapes_text_from_the_variant(tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     assert "<script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; $x$" in text
     assert "http://" not in text.replace("http://www.w3.org", "") and "https://" not in text  # nothing fetched
-
-
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="chromium is not installed (apt-get install -y chromium)")
-def test_the_html_page_opens_in_headless_chromium_with_its_plots(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
-    playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the [browser] "
-                                     "extra)")
-    out = tmp_path / "classic.html"
-    result = run("classic", "-r", "60", "-g", "3", "--power-rounds", "10", "--train-rounds", "30", "-s", "1",
-                 "--html", str(out))
-    assert result.exit_code == 0, result.output
-    shot = tmp_path / "shot.png"
-    errors: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox",
-                                                                         "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: errors.append(f"fetched {r.url}") if not r.url.startswith(("file:",
-                                                                                                    "data:")) else None)
-            page.goto(out.as_uri())
-            images = page.eval_on_selector_all("img.plot", "els => els.map(e => [e.complete, e.naturalWidth])")
-            page.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
-    assert errors == []
-    assert len(images) >= 4 and all(done and width > 100 for done, width in images)
-    png = shot.read_bytes()
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    assert width == 1100 and height > 2000  # the whole page, plots included
-    assert len(png) > 100_000  # not a blank page
 
 
 def test_the_paired_interval_keeps_a_width_when_no_round_changed() -> None:
@@ -397,22 +357,6 @@ def test_the_evaluator_predicts_held_out_rounds_better_than_a_fair_share() -> No
     for row in calibration:
         if row["positions"] > 2_000:  # where it has data, what it says happens
             assert abs(row["mean_predicted"] - row["won"]) < 0.05, row
-
-
-def test_html_without_matplotlib_says_what_to_install_before_playing(monkeypatch: pytest.MonkeyPatch,
-                                                                      tmp_path: Path) -> None:
-    from unodsl.tools import plots
-    real = plots.importlib.import_module
-
-    def no_matplotlib(name: str, *args: Any) -> Any:
-        if name.startswith("matplotlib"):
-            raise ImportError("No module named 'matplotlib'")
-        return real(name, *args)
-
-    monkeypatch.setattr(plots.importlib, "import_module", no_matplotlib)
-    result = run("classic", "-r", "100000", "--html", str(tmp_path / "page.html"))
-    assert result.exit_code == 1 and "pip install matplotlib" in result.output and "Traceback" not in result.output
-    assert not (tmp_path / "page.html").exists()
 
 
 def test_games_that_every_team_wins_together_are_ties() -> None:

@@ -19,11 +19,10 @@ from ..errors import UnoDslError, VariantError, shown
 from ..tools.analyze import Analysis, Budget, analyze, figures, report
 from ..tools.analyze.compare import Difference, Sprt, compare, power_table, sequential
 from ..tools.analyze.coverage import coverage_lines
-from ..tools.analyze.estimates import Figure, number
+from ..tools.analyze.estimates import Figure, number, with_interval
 from ..tools.analyze.lab import growing
 from ..tools.analyze.page import page
 from ..tools.analyze.verdict import ABOUT, oriented
-from ..tools.plots import PlotUnavailable, check_plot
 from ..tools.simulate import default_players
 from ..variant.load import load_variant
 from .common import (
@@ -36,7 +35,6 @@ from .common import (
     cluster_option,
     open_cluster,
     parse_options,
-    pct,
     print_diagnostics,
     pvalue,
     report_table,
@@ -106,7 +104,7 @@ def _power_ask(text: str) -> tuple[str, float]:
               "its --json units; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
 @click.option("--html", "html_file", type=OutputPath(), metavar="FILE",
-              help="Write one self-contained HTML page with the figures and plots (needs matplotlib).")
+              help="Write one self-contained HTML page: the verdict, the figures and the plots (inline SVG).")
 @allow_option
 def analyze_command(variant: str, players: int | None, agents: str, seed: int | None, option: tuple[str, ...],
                     rounds: int, games: int, power_rounds: int | None, train_rounds: int | None,
@@ -132,11 +130,6 @@ def analyze_command(variant: str, players: int | None, agents: str, seed: int | 
     if sprt_figure is not None and (other is None or delta is None or delta <= 0):
         raise click.UsageError("--until-significant needs --compare OTHER and a positive --delta")
     asks = [_power_ask(t) for t in power_asks]
-    if html_file is not None:
-        try:
-            check_plot()
-        except PlotUnavailable as err:
-            raise click.ClickException(str(err)) from err
     seats = agent_names(agents)
     err_console = Console(stderr=True, highlight=False)
     try:
@@ -342,15 +335,12 @@ def _by_seat(console: Console, downtime: dict[str, Any]) -> None:
     table = _table("Where attacks land, by seat from the attacker in the direction of play", "seat",
                    "share of attacks (95% interval)")
     for seat, share in downtime["attacks_by_seat_from_attacker"].items():
-        table.add_row(seat, pct(share))
+        table.add_row(seat, with_interval(share["rate"], share["ci95"], True))
     console.print(table)
 
 
 def _mean_ci(d: dict[str, Any] | None) -> str:
-    if not d or d["mean"] is None:
-        return "–"
-    ci = d["ci95"]
-    return f"{d['mean']:.2f}" + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
+    return "–" if not d else with_interval(d["mean"], d["ci95"])
 
 
 FLAGS = {"dominant": "dominant: playing it at once wins clearly more often",

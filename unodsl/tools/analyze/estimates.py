@@ -45,6 +45,14 @@ class Figure:
         return number(self.value, self.percent), ci
 
 
+def with_interval(value: float | None, ci95: Sequence[float] | None, percent: bool = False) -> str:
+    """A value and its interval in one cell, as the figures show them: "3.76 (3.33 to 4.24)"."""
+    if value is None:
+        return "–"
+    shown, ci = Figure("", value, None if ci95 is None else (ci95[0], ci95[1]), 0, "", percent=percent).text()
+    return f"{shown} ({ci})" if ci else shown
+
+
 def number(x: float, percent: bool = False, signed: bool = False) -> str:
     """One number as the lab shows it everywhere: a share as a percentage with one decimal
     (3.7%), a whole number with thousands separators, else three significant decimals
