@@ -462,3 +462,58 @@ def test_the_verdict_is_printed_first_and_names_from_the_file_stay_text(tmp_path
     text = page.read_text(encoding="utf-8")
     assert text.index("Verdict") < text.index("first_seat_advantage")
     assert "<script>" not in text and "“[/nope] &lt;script&gt;x&lt;/script&gt;”" in text
+
+
+# -- one vocabulary and one number format ------------------------------------------------
+
+
+def test_a_target_meets_misses_or_is_unsettled_by_its_whole_interval() -> None:
+    from unodsl.model import Target
+    t = Target("turns_per_round", 30, 40)
+    assert t.verdict((32, 38)) == "meets"
+    assert t.verdict((41, 50)) == "misses" and t.verdict((20, 29.9)) == "misses"
+    assert t.verdict((35, 45)) == "unsettled" and t.verdict(None) == "unsettled"
+    assert Target("first_seat_advantage", max=0.02).verdict((-0.05, 0.01)) == "meets"
+    assert Target("first_seat_advantage", max=0.02).verdict((0.03, 0.05)) == "misses"
+    assert Target("drama", goal="highest").verdict((0.1, 0.2)) == "unsettled"  # a goal has no bound to meet
+
+
+def test_design_targets_are_judged_with_the_tuners_words_everywhere(tmp_path: Path) -> None:
+    path = tmp_path / "designed.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'classic.yaml'}\ndesign:\n  turns_per_round: [1, 2]\n"
+                    "  first_seat_advantage: {max: 0.9}\n  drama: {goal: highest}\n", encoding="utf-8")
+    page = tmp_path / "page.html"
+    args = (str(path), "-r", "30", "-g", "0", "--power-rounds", "0", "--train-rounds", "20", "-s", "1")
+    result = run(*args, "--html", str(page))
+    assert result.exit_code == 0, result.output
+    doc = json.loads(run(*args, "--json").output)
+    targets = {t["figure"]: t for t in doc["targets"]}
+    assert targets["turns_per_round"]["verdict"] == "misses" and targets["turns_per_round"]["target"] == "1 to 2"
+    assert targets["first_seat_advantage"]["verdict"] == "meets"
+    assert targets["first_seat_advantage"]["target"] == "90.0% or less"  # a share's bound as a percentage
+    assert targets["drama"]["goal"] == "highest"
+    assert doc["verdict"][0].startswith("Meets 1 of 2 design targets: turns_per_round misses 1 to 2: ")
+    out = result.output
+    assert "Design targets" in out and "    misses 1 to 2" in out and "    meets 90.0% or less" in out
+    assert "    goal: as high as possible" in out
+    html_text = page.read_text(encoding="utf-8")
+    assert "<td class=misses>misses</td>" in html_text and "<td class=meets>meets</td>" in html_text
+    words = {"met", "missed", "open"}
+    assert not words & set(re.findall(r"[a-z]+", " ".join(t["verdict"] for t in doc["targets"])))
+
+
+def test_every_interval_reads_a_to_b_and_every_share_as_a_percentage(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    args = ("classic", "-r", "40", "-g", "3", "--power-rounds", "5", "--train-rounds", "20", "-s", "4")
+    result = run(*args, "--html", str(page))
+    assert result.exit_code == 0, result.output
+    html_text = re.sub(r"<svg.*?</svg>", "", page.read_text(encoding="utf-8"), flags=re.S)
+    for text in (result.output, html_text):
+        assert re.findall(r"\d[–—]\d", text) == []  # no "3.30–4.22": an interval reads "a to b"
+        assert re.findall(r"\(\d+\.\d+-", text) == []
+    doc = json.loads(run(*args, "--json").output)
+    shares = [f for f in doc["figures"].values() if f["percent"] and f["value"] is not None]
+    assert len(shares) > 10
+    for f in shares:
+        assert f["shown"].split(" ")[0].endswith("%")
+        assert f["ci95"] is None or re.fullmatch(r"-?[\d.]+% \(-?[\d.]+% to -?[\d.]+%\)", f["shown"])

@@ -276,19 +276,46 @@ def show(console: Console, runs: Sequence[Analysis], docs: Sequence[dict[str, An
     else:
         _two(console, diffs)
     if test is not None:
-        _sequential(console, test)
+        _sequential(console, test, _percent(docs[0], test.figure))
     if power:
         table = _table("Rounds needed to detect a difference (α = 0.05, two-sided, 80% power)", "figure",
                        "difference", "sd of one", "rounds per variant")
         for row in power:
-            table.add_row(row["figure"], f"{row['difference']:g}", "–" if row["sd"] is None else f"{row['sd']:.3g}",
-                          "–" if row["per_variant"] is None else f"{row['per_variant']:,}")
+            p = _percent(docs[0], row["figure"])
+            table.add_row(row["figure"], number(row["difference"], p), "–" if row["sd"] is None else
+                          number(row["sd"], p), "–" if row["per_variant"] is None else f"{row['per_variant']:,}")
         console.print(table)
+
+
+def _percent(doc: dict[str, Any], name: str) -> bool:
+    """Whether figure `name` is a share (shown as a percentage)."""
+    return bool(doc["figures"].get(name, {}).get("percent"))
+
+
+def _targets(console: Console, doc: dict[str, Any]) -> None:
+    """The variant's `design:` targets, each a figure line and its verdict below it."""
+    rows = doc["targets"]
+    console.print("[bold]Design targets[/] (the variant's design:, judged by the whole 95% interval)")
+    console.print(f"[dim]{'figure'.ljust(NAME)}{'value'.rjust(VALUE)}{'95% interval'.rjust(INTERVAL)}[/]")
+    for row in rows:
+        percent = bool(doc["figures"].get(row["figure"], {}).get("percent"))
+        value, ci = Figure("", row["value"], None if row["ci95"] is None else tuple(row["ci95"]), 0, "",
+                           percent=percent).text()
+        console.print(_named(row["figure"], f"{value.rjust(VALUE)}{ci.rjust(INTERVAL)}"), no_wrap=True,
+                      overflow="ignore", crop=False)
+        said = f"goal: {row['target']}" if row["goal"] else f"{row['verdict']} {row['target']}"
+        _say(console, said + (WHY.get(row["verdict"], "") if not row["goal"] else ""), 4)
+    console.print()
+
+
+WHY = {"unsettled": " (its interval crosses the bound: more rounds may settle it)"}
 
 
 def _one(console: Console, a: Analysis, doc: dict[str, Any]) -> None:
     figs = figures(a)
     sections = doc["sections"]
+    if doc.get("targets"):
+        _targets(console, doc)
     titles = {"outcome": "Outcome", "duration": "Duration", "tension": "Tension (fair-information evaluator)",
               "downtime": "Downtime and aggression", "card_power": "Card power (restricted play)",
               "skill": "Skill depth"}
@@ -417,13 +444,15 @@ def _two(console: Console, diffs: list[Difference]) -> None:
                   else "\n[bold]No significant difference[/] at this sample size.")
 
 
-def _sequential(console: Console, test: Sprt) -> None:
+def _sequential(console: Console, test: Sprt, percent: bool) -> None:
     lower, upper = test.bounds
-    console.print(f"\n[bold]Sequential test[/] (SPRT) of {_safe(test.figure)}, B − A, looking for ±{test.delta:g} "
+    console.print(f"\n[bold]Sequential test[/] (SPRT) of {_safe(test.figure)}, B − A, looking for "
+                  f"±{number(test.delta, percent)} "
                   f"(α = {test.alpha}, β = {test.beta}; stop when a log-likelihood ratio leaves "
                   f"{lower:.2f}…{upper:.2f})", soft_wrap=True)
     table = _table("", "rounds each", "B − A", "LLR up", "LLR down")
     for s in test.steps:
-        table.add_row(f"{s['rounds']:,}", f"{s['difference']:.4g}", f"{s['llr_up']:.2f}", f"{s['llr_down']:.2f}")
+        table.add_row(f"{s['rounds']:,}", number(s["difference"], percent, signed=True), f"{s['llr_up']:.2f}",
+                      f"{s['llr_down']:.2f}")
     console.print(table)
     console.print(f"decision: {_safe(test.decision)}")

@@ -33,8 +33,10 @@ class Figure:
     percent: bool = False  # a share or a difference of shares: shown as a percentage
 
     def as_dict(self) -> dict[str, Any]:
+        value, ci = self.text()
         return {"value": _r(self.value), "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95],
-                "n": self.n, "unit": self.unit, "method": self.method, "meaning": self.meaning}
+                "n": self.n, "unit": self.unit, "method": self.method, "meaning": self.meaning,
+                "percent": self.percent, "shown": f"{value} ({ci})" if ci else value}
 
     def text(self) -> tuple[str, str]:
         """The value and its interval as the terminal and the page show them."""

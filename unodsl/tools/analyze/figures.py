@@ -20,7 +20,7 @@ from .estimates import Figure, bootstrap, mean, normal, paired, quantile_figure,
 from .evaluator import CLEAR
 from .passes import AVOID, RUSH
 from .result import Analysis
-from .verdict import said, verdict
+from .verdict import judged, said, verdict
 from .watch import BINS, MICRO
 
 DOMINANT = 0.05  # playing a kind at once wins at least this much more often (the interval's lower end)
@@ -341,4 +341,7 @@ def report(a: Analysis) -> dict[str, Any]:
         "timing": {**{k: round(v, 3) for k, v in a.timing.items()}, "workers": a.workers},
         "figures": flat, "sections": sections,
     }
-    return {"verdict": verdict(figures(a), doc), **doc}
+    by_name = figures(a)
+    if v is not None and v.targets:
+        doc["targets"] = judged(v.targets, by_name)
+    return {"verdict": verdict(by_name, doc), **doc}

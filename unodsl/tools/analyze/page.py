@@ -16,7 +16,7 @@ from typing import Any
 from ..svg import GREEN, GREY, ORANGE, PURPLE, RED, Axis, Chart
 from .compare import Difference
 from .coverage import coverage_lines
-from .estimates import Figure, with_interval
+from .estimates import Figure, number, with_interval
 from .figures import figures
 from .result import Analysis
 from .verdict import ABOUT
@@ -28,6 +28,7 @@ table{border-collapse:collapse;margin:.6em 0}td,th{padding:.2em .6em;border-bott
 td:first-child,th:first-child,td.meaning,.words,th:last-child{text-align:left}td.meaning{color:#555;max-width:32em}
 .num{white-space:nowrap;font-variant-numeric:tabular-nums}figure{margin:1em 0}svg.plot{max-width:100%;height:auto}
 .flag{font-weight:bold;color:#b00}.note{color:#555}
+.meets{color:#070}.misses{color:#b00}.unsettled{color:#a60}
 .verdict{background:#f4f7fb;border-left:4px solid #36c;padding:.2em 1em;margin:1em 0}.verdict p{margin:.4em 0}
 """
 
@@ -59,11 +60,14 @@ def page(runs: Sequence[Analysis], docs: Sequence[dict[str, Any]], diffs: list[D
         parts.append(_comparison(diffs))
     if "sequential" in extra:
         s = extra["sequential"]
+        p = bool(docs[0]["figures"].get(s["figure"], {}).get("percent"))
         parts.append(f"<h2>Sequential test of {_e(s['figure'])}</h2><p>{_e(s['decision'])} after "
-                     f"{s['steps'][-1]['rounds'] if s['steps'] else 0:,} rounds each (SPRT, ±{_e(s['delta'])}).</p>")
+                     f"{s['steps'][-1]['rounds'] if s['steps'] else 0:,} rounds each (SPRT, "
+                     f"±{_e(number(s['delta'], p))}).</p>")
     if "power" in extra:
-        rows = "".join(f"<tr><td>{_e(r['figure'])}</td><td class=num>{_e(r['difference'])}</td>"
-                       f"<td class=num>{_e(r['per_variant'])}</td></tr>" for r in extra["power"])
+        rows = "".join(f"<tr><td>{_e(r['figure'])}</td><td class=num>"
+                       f"{_e(number(r['difference'], bool(docs[0]['figures'].get(r['figure'], {}).get('percent'))))}"
+                       f"</td><td class=num>{_e(r['per_variant'])}</td></tr>" for r in extra["power"])
         parts.append("<h2>Rounds needed to detect a difference</h2><table><tr><th>figure</th><th>difference</th>"
                      f"<th>rounds per variant</th></tr>{rows}</table>")
     title = " vs ".join(a.name for a in runs)
@@ -81,6 +85,14 @@ def _run(a: Analysis, doc: dict[str, Any]) -> str:
     if doc.get("verdict"):
         out.append("<div class=verdict><h3>Verdict</h3>"
                    + "".join(f"<p>{_e(sentence)}</p>" for sentence in doc["verdict"]) + "</div>")
+    if doc.get("targets"):
+        rows = "".join(f"<tr><td>{_e(t['figure'])}</td><td class=words>{_e(t['target'])}</td>"
+                       f"<td class=num>{_e(t['shown'])}</td><td class={_e(t['verdict'].replace(' ', '-'))}>"
+                       f"{_e('goal' if t['goal'] else t['verdict'])}</td></tr>" for t in doc["targets"])
+        out.append("<h3>Design targets</h3><p class=note>The variant's <code>design:</code>, each judged by the "
+                   "whole 95% interval: meets (inside the bounds), misses (wholly outside), unsettled (across a "
+                   "bound: more rounds may settle it).</p><table><tr><th>figure</th><th class=words>target</th>"
+                   f"<th>value (95% interval)</th><th>verdict</th></tr>{rows}</table>")
     plots = {"duration": _turns_plot(doc), "outcome": _seats_plot(doc), "tension": _calibration_plot(doc),
              "card_power": _power_plot(doc), "downtime": _wait_plot(doc)}
     for key, title in SECTIONS:

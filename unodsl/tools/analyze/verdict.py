@@ -14,11 +14,12 @@ the caller to show as text (never markup) or to escape.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...model import Target
 from ..english import humanise
-from .estimates import Figure, number
+from .estimates import Figure, number, with_interval
 
 NOISE = "within noise"
 
@@ -54,11 +55,57 @@ def said(f: Figure, up: str, down: str) -> str:
 
 
 def verdict(figs: Mapping[str, Figure], doc: Mapping[str, Any]) -> list[str]:
-    """The sentences, most important first: fairness, length, tension, cards, what never happened."""
+    """The sentences, most important first: the design targets (when the variant has
+    some), fairness, length, tension, cards, what never happened — five at most (the
+    length gives way to the targets)."""
     sections = doc["sections"]
-    said = [_fairness(figs), _length(figs), _tension(figs), _cards(sections.get("card_power", {})),
-            _health(doc)]
-    return [s for s in said if s]
+    said = [_targets(doc.get("targets") or []), _fairness(figs), _length(figs), _tension(figs),
+            _cards(sections.get("card_power", {})), _health(doc)]
+    said = [s for s in said if s]
+    if len(said) > 5:
+        said.remove(_length(figs))
+    return said
+
+
+# -- the designer's targets (`design:`) --------------------------------------------------
+
+
+def target_text(t: Target, percent: bool) -> str:
+    """A target in its figure's units: "30 to 40", "2.0% or less", "as low as possible"."""
+    if t.goal is not None:
+        return t.text
+    lo, hi = ("" if x is None else number(x, percent) for x in (t.min, t.max))
+    if lo and hi:
+        return f"{lo} to {hi}"
+    return f"{lo} or more" if lo else f"{hi} or less"
+
+
+def judged(targets: Sequence[Target], figs: Mapping[str, Figure]) -> list[dict[str, Any]]:
+    """Each target of the variant's `design:` against its figure: meets, misses or unsettled
+    (the words `unodsl tune` uses), with the figure as the report shows it."""
+    out = []
+    for t in targets:
+        f = figs.get(t.figure)
+        percent = f is not None and f.percent
+        ci = None if f is None else f.ci95
+        value = None if f is None else f.value
+        out.append({"figure": t.figure, "target": target_text(t, percent), "min": t.min, "max": t.max,
+                    "goal": t.goal, "value": None if value is None else round(value, 6),
+                    "ci95": None if ci is None else [round(x, 6) for x in ci],
+                    "verdict": "not measured" if value is None else t.verdict(ci),
+                    "shown": "not measured in this run" if f is None else with_interval(value, ci, percent)})
+    return out
+
+
+def _targets(rows: Sequence[Mapping[str, Any]]) -> str:
+    bounded = [r for r in rows if r["goal"] is None]
+    if not bounded:
+        return ""
+    meets = [r for r in bounded if r["verdict"] == "meets"]
+    if len(meets) == len(bounded):
+        return f"Meets every design target ({len(bounded)})."
+    rest = [f"{r['figure']} {r['verdict']} {r['target']}: {r['shown']}" for r in bounded if r["verdict"] != "meets"]
+    return f"Meets {len(meets)} of {len(bounded)} design targets: " + "; ".join(rest) + "."
 
 
 def _interval(f: Figure) -> str:
