@@ -393,8 +393,7 @@ def _power(console: Console, a: Analysis, power: dict[str, Any]) -> None:
             value, ci = f.text()
             console.print(Text(f"  {way} {verb}".ljust(NAME) + f"{value.rjust(VALUE)}{ci.rjust(INTERVAL)}"),
                           no_wrap=True, overflow="ignore", crop=False)
-    console.print("[dim]    in points of win rate; never playing a common kind costs much: it is most of a "
-                  "hand[/]")
+    _say(console, "in points of win rate; never playing a common kind costs much: it is most of a hand", 4, "dim")
     console.print()
 
 

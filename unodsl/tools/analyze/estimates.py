@@ -8,9 +8,9 @@ Every figure has a stable machine name (`first_seat_advantage`, `turns_per_round
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 from ..stats import Z95, at_rank, moments, poisson_ci, quantile, quantile_ci, sorted_items, t_quantile, wilson
@@ -198,18 +198,29 @@ def normal(name: str, value: float | None, se: float | None, n: int, meaning: st
     return Figure(name, value, (value - Z95 * se, hi), n, meaning, unit, se, None, method, percent)
 
 
-def bootstrap(name: str, statistic: Callable[[Sequence[float]], float], estimates: Sequence[Figure],
-              n: int, meaning: str, seed: int, *, resamples: int = 1_000) -> Figure:
-    """A statistic of several figures (a largest gap, a spread) with a parametric bootstrap
-    interval: each figure drawn from a normal with its own standard error, `resamples`
-    times, from a generator seeded with `seed` (the run's seed: reproducible)."""
+def largest_gap(name: str, estimates: Sequence[Figure], n: int, meaning: str, *, complement: bool = False,
+                shares_of: int | None = None) -> Figure:
+    """The largest difference between two of several figures (how far apart the strongest
+    and the weakest are), or 1 less it (`complement`: a balance), with an interval from
+    simultaneous intervals of every pair's difference (Bonferroni over the pairs, normal):
+    the true largest gap lies between the largest lower end (at least 0) and the largest
+    upper end. (A largest gap of noisy figures is larger than the true one on average;
+    this interval holds both.) `shares_of`: the figures are shares of the same `n`
+    outcomes (seats' win rates), whose differences vary more (their covariance)."""
+    method = "Bonferroni-simultaneous normal intervals of every pair's difference"
     values = [f.value for f in estimates]
-    if not values or any(v is None for v in values):
-        return Figure(name, None, None, n, meaning, method="parametric bootstrap")
-    point = statistic([v for v in values if v is not None])
-    rng = random.Random(seed)
-    draws = sorted(statistic([rng.gauss(f.value or 0.0, f.se or 0.0) for f in estimates])
-                   for _ in range(resamples))
-    lo, hi = draws[int(0.025 * resamples)], draws[int(0.975 * resamples) - 1]
-    return Figure(name, point, (lo, hi), n, meaning, "", None, None,
-                  f"parametric bootstrap ({resamples:,} normal resamples, seeded)", True)
+    if len(values) < 2 or any(v is None or f.se is None for v, f in zip(values, estimates, strict=True)):
+        return Figure(name, None, None, n, meaning, method=method, percent=True)
+    pairs = [(a, b) for i, a in enumerate(estimates) for b in estimates[i + 1:]]
+    z = NormalDist().inv_cdf(1 - 0.025 / len(pairs))
+    gap = lo = hi = 0.0
+    for a, b in pairs:
+        va, vb = a.value or 0.0, b.value or 0.0
+        var = (a.se or 0.0) ** 2 + (b.se or 0.0) ** 2
+        if shares_of:
+            var += 2 * max(va, 0.0) * max(vb, 0.0) / shares_of
+        d, half = abs(va - vb), z * math.sqrt(var)
+        gap, lo, hi = max(gap, d), max(lo, d - half), max(hi, d + half)
+    if complement:
+        return Figure(name, 1 - gap, (max(0.0, 1 - hi), 1 - lo), n, meaning, "", None, None, method, True)
+    return Figure(name, gap, (lo, hi), n, meaning, "", None, None, method, True)

@@ -16,7 +16,7 @@ from typing import Any
 from ..simulate import describe, proportion
 from ..stats import wilson
 from .coverage import coverage
-from .estimates import Figure, bootstrap, mean, normal, paired, quantile_figure, rate
+from .estimates import Figure, largest_gap, mean, normal, paired, quantile_figure, rate
 from .evaluator import CLEAR
 from .passes import AVOID, RUSH
 from .result import Analysis
@@ -60,8 +60,8 @@ def outcome(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
              "round wins of the player who plays first, above a fair share (1/players)", minus=fair),
         rate("dealer_advantage", t.round_wins_from_dealer[0], rounds,
              "round wins of the dealer, above a fair share", minus=fair),
-        bootstrap("balance", lambda v: 1 - (max(v) - min(v)), seats, rounds,
-                  "1 − the largest gap between two seats' round win rates (1: every seat wins alike)", a.seed),
+        largest_gap("balance", seats, rounds, "1 − the largest gap between two seats' round win rates (1: every "
+                    "seat wins alike)", complement=True, shares_of=rounds),
         rate("runaway_rate", t.runaway, rounds + t.runaway + t.failed,
              "rounds stopped by the turn guard (--max-turns) without a winner"),
         rate("failure_rate", t.failed, rounds + t.runaway + t.failed,
@@ -99,8 +99,8 @@ def outcome(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
                  "scoring.tie_break did not settle)", unit="game"),
             rate("game_first_seat_advantage", gs.game_wins_from_dealer[1 % n], done,
                  "game wins of the seat after round 1's dealer, above a fair share", minus=fair, unit="game"),
-            bootstrap("game_balance", lambda v: 1 - (max(v) - min(v)), first, done,
-                      "1 − the largest gap between two seats' game win rates", a.seed + 1),
+            largest_gap("game_balance", first, done, "1 − the largest gap between two seats' game win rates",
+                        complement=True, shares_of=done),
         ]
         detail["games"] = {"started": started, "completed": done,
                            "by_seat_from_first_dealer": [proportion(c, done) for c in gs.game_wins_from_dealer]}
@@ -257,9 +257,8 @@ def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         power, rushed = row.pop("_figs")
         row["flag"] = _flag(power, rushed, row["rounds_restricted"])
     if len(powers) > 1:
-        figs.append(bootstrap("card_power.spread", lambda v: max(v) - min(v), powers, a.power_rounds,
-                              "what never playing the strongest kind costs, less what never playing the "
-                              "weakest costs", a.seed + 2))
+        figs.append(largest_gap("card_power.spread", powers, a.power_rounds, "what never playing the strongest "
+                                "kind costs, less what never playing the weakest costs"))
     rows.sort(key=lambda r: -float(r["power"]["value"] or 0.0))
     return figs, {"rounds": a.power_rounds, "dominant_at": DOMINANT, "useless_within": USELESS, "kinds": rows}
 
