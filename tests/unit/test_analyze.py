@@ -491,6 +491,7 @@ def test_design_targets_are_judged_with_the_tuners_words_everywhere(tmp_path: Pa
     assert targets["first_seat_advantage"]["verdict"] == "meets"
     assert targets["first_seat_advantage"]["target"] == "90.0% or less"  # a share's bound as a percentage
     assert targets["drama"]["goal"] == "highest"
+    assert re.findall(r"\d[–—]\d", page.read_text(encoding="utf-8") + result.output) == []  # "a to b" here too
     assert doc["verdict"][0].startswith("Meets 1 of 2 design targets: turns_per_round misses 1 to 2: ")
     out = result.output
     assert "Design targets" in out and "    misses 1 to 2" in out and "    meets 90.0% or less" in out

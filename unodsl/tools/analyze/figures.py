@@ -121,10 +121,10 @@ def duration(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     target = a.design.get("turns_per_round")
     if target:
         figs.append(mean("ideal_duration", _ideal_hist(turns, *target), f"rounds' closeness to the designer's "
-                         f"{target[0]}–{target[1]} turns (1: all inside; Ludii's IdealDuration)", scale=MICRO,
-                         percent=True))
+                         f"{target[0]:g} to {target[1]:g} turns (100%: every round inside; Ludii's "
+                         "IdealDuration)", scale=MICRO, percent=True))
         figs.append(rate("turns_per_round.in_range", sum(c for v, c in turns.items() if target[0] <= v <= target[1]),
-                         t.rounds, f"rounds of {target[0]}–{target[1]} turns (design: turns_per_round)"))
+                         t.rounds, f"rounds of {target[0]:g} to {target[1]:g} turns (design: turns_per_round)"))
         detail["design"] = {"turns_per_round": list(target)}
     g = a.games
     if g is not None and a.game_count:
@@ -136,7 +136,7 @@ def duration(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         target = a.design.get("rounds_per_game")
         if target:
             figs.append(mean("ideal_duration.games", _ideal_hist(per_game, *target), "games' closeness to the "
-                             f"designer's {target[0]}–{target[1]} rounds (Ludii's IdealDuration)", scale=MICRO,
+                             f"designer's {target[0]:g} to {target[1]:g} rounds (Ludii's IdealDuration)", scale=MICRO,
                              unit="game", percent=True))
             detail.setdefault("design", {})["rounds_per_game"] = list(target)
     return figs, detail
