@@ -448,7 +448,7 @@ def _sequential(console: Console, test: Sprt, percent: bool) -> None:
     console.print(f"\n[bold]Sequential test[/] (SPRT) of {_safe(test.figure)}, B − A, looking for "
                   f"±{number(test.delta, percent)} "
                   f"(α = {test.alpha}, β = {test.beta}; stop when a log-likelihood ratio leaves "
-                  f"{lower:.2f}…{upper:.2f})", soft_wrap=True)
+                  f"{lower:.2f} to {upper:.2f})", soft_wrap=True)
     table = _table("", "rounds each", "B − A", "LLR up", "LLR down")
     for s in test.steps:
         table.add_row(f"{s['rounds']:,}", number(s["difference"], percent, signed=True), f"{s['llr_up']:.2f}",
