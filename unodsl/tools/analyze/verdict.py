@@ -190,14 +190,15 @@ def _health(doc: Mapping[str, Any]) -> str:
     never = [(what, item["name"]) for key, what in (("rules_never_fired", "rule"), ("kinds_never_played", "card"),
                                                     ("decisions_never_asked", "decision"))
              for item in cov[key] if not exploring or not item.get("exploring")]
-    habits = sum(1 for key in ("rules_never_fired", "kinds_never_played", "decisions_never_asked")
-                 for item in cov[key] if exploring and item.get("exploring"))
+    habits = [f"{n} {what}{'' if n == 1 else 's'}" for key, what in
+              (("rules_never_fired", "rule"), ("kinds_never_played", "card"), ("decisions_never_asked", "decision"))
+              if (n := sum(1 for item in cov[key] if exploring and item.get("exploring")))]
     if never:
         what, name = never[0]
         more = f" and {len(never) - 1} more" if len(never) > 1 else ""
         even = ", even with agents that try every answer" if exploring else ""
         return f"Never seen{even}: {what} “{name}”{more} (see Coverage)."
     if exploring:
-        note = f" ({habits} of them only when exploring: a habit of the agents)" if habits else ""
+        note = f" ({' and '.join(habits)} only when exploring: a habit of the agents)" if habits else ""
         return f"Every rule fired and every card was played, with agents that try every answer too{note}."
     return "Every rule fired and every card was played."
