@@ -242,8 +242,8 @@ def _power_plot(doc: dict[str, Any]) -> str:
         return ""
     kinds = [r["kind"] for r in rows][::-1]  # strongest at the top
     rows = rows[::-1]
-    chart = Chart(Axis("points of win rate (95% interval)", fmt=_pp), Axis("", categories=kinds),
-                  height=36 * len(rows) + 90, left=20 + 7 * max(len(k) for k in kinds))
+    chart = Chart(Axis("points of win rate (95% interval)", fmt=_pp), Axis("card kind", categories=kinds),
+                  height=36 * len(rows) + 90, left=36 + 7 * max(len(k) for k in kinds))
     for j, (key, color, label) in enumerate((("power", RED, "never playing it costs (below 0: gains)"),
                                              ("rush", GREEN, "playing it at once gains (below 0: loses)"))):
         ys = [i + (0.2 if j == 0 else -0.2) for i in range(len(rows))]
