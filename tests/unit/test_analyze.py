@@ -229,6 +229,8 @@ def test_bad_input_is_a_clear_error_without_a_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "unknown agent 'greedyy'" in result.output and "did you mean" in result.output
     result = run("classic", "-r", "0")
     assert result.exit_code == 2 and "at least one round" in result.output
+    result = run("classic", "-r", "5", "--explore-rounds", "-1")
+    assert result.exit_code == 2 and "cannot be negative, not -1" in result.output
     result = run("classic", "-p", "11", "-r", "5")
     assert result.exit_code == 2 and "2–10 players, not 11" in result.output
     bad = tmp_path / "backwards.yaml"
