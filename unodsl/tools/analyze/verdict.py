@@ -196,7 +196,9 @@ def _health(doc: Mapping[str, Any]) -> str:
     if never:
         what, name = never[0]
         more = f" and {len(never) - 1} more" if len(never) > 1 else ""
-        even = ", even with agents that try every answer" if exploring else ""
+        agents = ", ".join(dict.fromkeys(doc.get("agents") or []))
+        even = (", even with agents that try every answer" if exploring else
+                f" with {agents} (it may be their habit: --explore-rounds tells)")
         return f"Never seen{even}: {what} “{name}”{more} (see Coverage)."
     if exploring:
         note = f" ({' and '.join(habits)} only when exploring: a habit of the agents)" if habits else ""
