@@ -170,6 +170,19 @@ class Target:
             return f"{lo} to {hi}"
         return f"{lo} or more" if self.min is not None else f"{hi} or less"
 
+    def verdict(self, ci95: tuple[float, float] | None) -> Literal["meets", "misses", "unsettled"]:
+        """Where a figure with this 95% interval stands: "meets" (the whole interval within
+        the bounds), "misses" (wholly outside them) or "unsettled" (across a bound, or no
+        interval). A goal is never settled: it has no bound to meet."""
+        if ci95 is None or self.goal is not None:
+            return "unsettled"
+        lo, hi = ci95
+        if (self.min is None or lo >= self.min) and (self.max is None or hi <= self.max):
+            return "meets"
+        if (self.min is not None and hi < self.min) or (self.max is not None and lo > self.max):
+            return "misses"
+        return "unsettled"
+
 
 def _num(x: float | None) -> str:
     return "" if x is None else (f"{int(x)}" if float(x).is_integer() else f"{x:g}")

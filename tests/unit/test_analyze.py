@@ -8,7 +8,6 @@ import io
 import json
 import random
 import re
-import shutil
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from rich.console import Console
 
 from unodsl import Game, load_variant, make_agents
 from unodsl.cli import main
-from unodsl.cli.analyze import _named
+from unodsl.cli.analyze import _named, show
 from unodsl.engine.actions import DRAW, Decision, Play
 from unodsl.errors import UnoDslError
 from unodsl.tools.analyze import Analysis, AnalyzeError, Budget, analyze, figures, report
@@ -54,6 +53,38 @@ def test_a_card_that_wins_at_once_is_flagged_dominant() -> None:
     assert rows["jackpot"]["rush"]["ci95"][0] > 0.05  # playing it at once wins clearly more often
     assert doc["sections"]["card_power"]["kinds"][0]["kind"] == "jackpot"  # ranked first
     assert [k for k, r in rows.items() if r["flag"] == "dominant"] == ["jackpot"]
+
+
+def test_a_card_that_wins_at_once_reads_strong() -> None:
+    """Issue 43: the signs read as a designer reads them — never playing a card that wins
+    at once costs much, playing it at once gains much, in the JSON's words and on screen."""
+    a = lab("instant_win", 100, power=200)
+    f = figures(a)
+    assert f["card_power.jackpot"].ci95 is not None and f["card_power.jackpot"].ci95[0] > 0.05
+    assert f["card_rush.jackpot"].ci95 is not None and f["card_rush.jackpot"].ci95[0] > 0.05
+    row = next(r for r in report(a)["sections"]["card_power"]["kinds"] if r["kind"] == "jackpot")
+    assert row["never_playing_it"].startswith("costs ") and row["playing_it_at_once"].startswith("gains ")
+    out = io.StringIO()
+    show(Console(file=out, width=80, color_system=None), [a], [report(a)], None, None, None)
+    lines = out.getvalue().splitlines()
+    at = lines.index("jackpot — dominant: playing it at once wins clearly more often")
+    assert re.match(r"  never playing it costs +\d+\.\d% +\d+\.\d% to \d+\.\d%$", lines[at + 1])
+    assert re.match(r"  playing it at once gains +\d+\.\d% +\d+\.\d% to \d+\.\d%$", lines[at + 2])
+
+
+def test_a_card_that_hands_the_round_away_reads_weak() -> None:
+    """The other sign: a poison card (the next player wins the round) loses when played at
+    once, and never playing it gains; the words turn with the sign, the interval with them."""
+    a = lab("poison", 100, power=200)
+    f = figures(a)
+    rush, power = f["card_rush.poison"], f["card_power.poison"]
+    assert rush.ci95 is not None and rush.ci95[1] < 0 and power.ci95 is not None and power.ci95[1] < 0
+    row = next(r for r in report(a)["sections"]["card_power"]["kinds"] if r["kind"] == "poison")
+    assert row["never_playing_it"].startswith("gains ") and row["playing_it_at_once"].startswith("loses ")
+    lo, hi = (float(x) for x in re.findall(r"\(([\d.]+) to ([\d.]+)\)", row["playing_it_at_once"])[0])
+    assert lo == pytest.approx(-100 * rush.ci95[1], abs=0.06) and hi == pytest.approx(-100 * rush.ci95[0], abs=0.06)
+    kinds = [r["kind"] for r in report(a)["sections"]["card_power"]["kinds"]]
+    assert kinds[-1] == "poison"  # the weakest last
 
 
 def test_classic_has_no_dominant_card() -> None:
@@ -198,6 +229,8 @@ def test_bad_input_is_a_clear_error_without_a_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "unknown agent 'greedyy'" in result.output and "did you mean" in result.output
     result = run("classic", "-r", "0")
     assert result.exit_code == 2 and "at least one round" in result.output
+    result = run("classic", "-r", "5", "--explore-rounds", "-1")
+    assert result.exit_code == 2 and "cannot be negative, not -1" in result.output
     result = run("classic", "-p", "11", "-r", "5")
     assert result.exit_code == 2 and "2–10 players, not 11" in result.output
     bad = tmp_path / "backwards.yaml"
@@ -267,7 +300,6 @@ def test_the_terminal_report_fits_80_columns_and_keeps_numbers_whole() -> None:
 
 
 def test_compare_and_the_sequential_test_on_the_command_line(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     classic = str(ROOT / "variants" / "classic.yaml")
     page = tmp_path / "both.html"
     result = run("classic", "-r", "400", "-s", "1", "--train-rounds", "50", "--compare", classic,
@@ -294,13 +326,9 @@ def test_the_sprt_decides_each_way_and_the_power_formula() -> None:
     assert rounds_needed(1.0, 1.0, 0.5) == 63
 
 
-# -- the HTML page in a browser ------------------------------------------------------
-
-CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
-
+# -- the HTML page ---------------------------------------------------------------------
 
 def test_the_page_escapes_text_from_the_variant(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     path = tmp_path / "hostile.yaml"
     path.write_text(f"extends: {ROOT / 'variants' / 'classic.yaml'}\nname: \"<script>alert(1)</script> & $x$\"\n",
                     encoding="utf-8")
@@ -310,40 +338,6 @@ def test_the_page_escapes_text_from_the_variant(tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     assert "<script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; $x$" in text
     assert "http://" not in text.replace("http://www.w3.org", "") and "https://" not in text  # nothing fetched
-
-
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="chromium is not installed (apt-get install -y chromium)")
-def test_the_html_page_opens_in_headless_chromium_with_its_plots(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
-    playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the [browser] "
-                                     "extra)")
-    out = tmp_path / "classic.html"
-    result = run("classic", "-r", "60", "-g", "3", "--power-rounds", "10", "--train-rounds", "30", "-s", "1",
-                 "--html", str(out))
-    assert result.exit_code == 0, result.output
-    shot = tmp_path / "shot.png"
-    errors: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox",
-                                                                         "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("request", lambda r: errors.append(f"fetched {r.url}") if not r.url.startswith(("file:",
-                                                                                                    "data:")) else None)
-            page.goto(out.as_uri())
-            images = page.eval_on_selector_all("img.plot", "els => els.map(e => [e.complete, e.naturalWidth])")
-            page.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
-    assert errors == []
-    assert len(images) >= 4 and all(done and width > 100 for done, width in images)
-    png = shot.read_bytes()
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    assert width == 1100 and height > 2000  # the whole page, plots included
-    assert len(png) > 100_000  # not a blank page
 
 
 def test_the_paired_interval_keeps_a_width_when_no_round_changed() -> None:
@@ -364,22 +358,6 @@ def test_the_evaluator_predicts_held_out_rounds_better_than_a_fair_share() -> No
     for row in calibration:
         if row["positions"] > 2_000:  # where it has data, what it says happens
             assert abs(row["mean_predicted"] - row["won"]) < 0.05, row
-
-
-def test_html_without_matplotlib_says_what_to_install_before_playing(monkeypatch: pytest.MonkeyPatch,
-                                                                      tmp_path: Path) -> None:
-    from unodsl.tools import plots
-    real = plots.importlib.import_module
-
-    def no_matplotlib(name: str, *args: Any) -> Any:
-        if name.startswith("matplotlib"):
-            raise ImportError("No module named 'matplotlib'")
-        return real(name, *args)
-
-    monkeypatch.setattr(plots.importlib, "import_module", no_matplotlib)
-    result = run("classic", "-r", "100000", "--html", str(tmp_path / "page.html"))
-    assert result.exit_code == 1 and "pip install matplotlib" in result.output and "Traceback" not in result.output
-    assert not (tmp_path / "page.html").exists()
 
 
 def test_games_that_every_team_wins_together_are_ties() -> None:
@@ -411,3 +389,133 @@ def test_the_skill_ladder_climbs_and_its_report_fits_80_columns() -> None:
     assert max(len(line) for line in lines) <= 80 and "\\n" not in result.output
     rungs = [line.split()[0] for line in lines if line.startswith("skill.")]
     assert any("ismcts" in name for name in rungs) and any("greedy" in name for name in rungs), rungs
+
+
+# -- the verdict, and coverage that tells the agents' habits from the variant's ----------
+
+
+def test_the_verdict_comes_first_and_reads_the_planted_variants() -> None:
+    """Three to five sentences, first in the JSON, each read from a figure whose answer is
+    planted: the first seat that plays twice has an edge, the jackpot is the strongest card,
+    the rule that cannot fire was never seen even exploring."""
+    extra = report(lab("first_seat_extra", 300))
+    assert next(iter(extra)) == "verdict" and 3 <= len(extra["verdict"]) <= 5
+    assert extra["verdict"][0].startswith("The first seat has an edge: it wins +")
+    classic = report(lab("classic", 300))
+    assert classic["verdict"][0].startswith("Fair between seats (first seat ")
+    assert "within noise" in classic["verdict"][0]
+    assert any(s.startswith("Decided ") for s in classic["verdict"])
+    jackpot = report(lab("instant_win", 100, power=200))["verdict"]
+    assert any(s.startswith("The Jackpot is the strongest card: playing it at once gains ") for s in jackpot)
+    dead = report(lab("dead_rule", 100))["verdict"]
+    assert dead[-1] == "Never seen, even with agents that try every answer: rule “a swap costs a card” (see Coverage)."
+
+
+def test_coverage_tells_a_habit_of_the_agents_from_the_variant() -> None:
+    """Greedy bots always call UNO, so nobody is ever caught: with them alone, Classic's
+    catch rules never fire. The explorers (the same agents answering yes/no at random) do
+    answer "no", so those are listed as the agents' habit; a rule that cannot fire stays
+    the variant's."""
+    cov = report(lab("dead_rule", 100))["sections"]["coverage"]
+    assert cov["exploring"]["rounds"] == 50
+    never = {r["name"]: r for r in cov["rules_never_fired"]}
+    assert never["a swap costs a card"]["exploring"] == 0
+    caught = "COM-2: a missed UNO can be caught until the next turn starts"
+    assert never[caught]["exploring"] > 0  # greedy never let it fire; exploring did
+    answers = {r["answer"]: r for r in cov["answers_never_chosen"]}
+    assert answers['ask "call_uno": no']["exploring"] > 0
+    from unodsl.tools.analyze.coverage import coverage_lines
+    groups = dict(coverage_lines(cov, "greedy"))
+    variant = next(lines for head, lines in groups.items() if head.startswith("Never, in 150 rounds, even exploring"))
+    habit = groups["Never with greedy, but done exploring: a habit of the agents, not the variant's"]
+    assert any("a swap costs a card" in line for line in variant)
+    assert not any("a swap costs a card" in line for line in habit)
+    assert any(caught in line for line in habit) and any('ask "call_uno": no' in line for line in habit)
+
+
+def test_explorers_answer_yes_no_questions_at_random_and_replay_the_same() -> None:
+    from unodsl.tools.analyze.watch import Explorer
+    v = load_variant("classic")
+    game = Game(v, 2, 1)
+    ask = Decision(0, "ask", (True, False), prompt="call_uno")
+    answers = [Explorer(_First(), seed).choose(game, ask) for seed in range(40)]
+    assert set(answers) == {True, False}  # the wrapped agent would always say yes
+    again = [Explorer(_First(), seed).choose(game, ask) for seed in range(40)]
+    assert again == answers
+    turn = Decision(0, "turn", tuple(Play(c) for c in game.cards[:5]))
+    picks = [Explorer(_First(), seed).choose(game, turn) for seed in range(200)]
+    share = sum(p != turn.options[0] for p in picks) / len(picks)
+    assert 0.05 < share < 0.4  # one decision in five at random (a fifth of those the first again)
+
+
+def test_the_verdict_is_printed_first_and_names_from_the_file_stay_text(tmp_path: Path) -> None:
+    path = tmp_path / "hostile.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'classic.yaml'}\nname: \"[bold]Loud[/bold] <b>x</b>\"\n"
+                    "rules:\n  - name: \"[/nope] <script>x</script>\"\n    on: hands_swapped\n"
+                    "    do: draw(player, 1)\n", encoding="utf-8")
+    page = tmp_path / "page.html"
+    result = run(str(path), "-r", "30", "-g", "0", "--power-rounds", "0", "--train-rounds", "20", "-s", "1",
+                 "--html", str(page))
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())  # (a sentence may wrap)
+    assert out.index("Verdict") < out.index("Outcome")
+    assert "“[/nope] <script>x</script>”" in out and "[bold]Loud[/bold]" in out
+    text = page.read_text(encoding="utf-8")
+    assert text.index("Verdict") < text.index("first_seat_advantage")
+    assert "<script>" not in text and "“[/nope] &lt;script&gt;x&lt;/script&gt;”" in text
+
+
+# -- one vocabulary and one number format ------------------------------------------------
+
+
+def test_a_target_meets_misses_or_is_unsettled_by_its_whole_interval() -> None:
+    from unodsl.model import Target
+    t = Target("turns_per_round", 30, 40)
+    assert t.verdict((32, 38)) == "meets"
+    assert t.verdict((41, 50)) == "misses" and t.verdict((20, 29.9)) == "misses"
+    assert t.verdict((35, 45)) == "unsettled" and t.verdict(None) == "unsettled"
+    assert Target("first_seat_advantage", max=0.02).verdict((-0.05, 0.01)) == "meets"
+    assert Target("first_seat_advantage", max=0.02).verdict((0.03, 0.05)) == "misses"
+    assert Target("drama", goal="highest").verdict((0.1, 0.2)) == "unsettled"  # a goal has no bound to meet
+
+
+def test_design_targets_are_judged_with_the_tuners_words_everywhere(tmp_path: Path) -> None:
+    path = tmp_path / "designed.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'classic.yaml'}\ndesign:\n  turns_per_round: [1, 2]\n"
+                    "  first_seat_advantage: {max: 0.9}\n  drama: {goal: highest}\n", encoding="utf-8")
+    page = tmp_path / "page.html"
+    args = (str(path), "-r", "30", "-g", "0", "--power-rounds", "0", "--train-rounds", "20", "-s", "1")
+    result = run(*args, "--html", str(page))
+    assert result.exit_code == 0, result.output
+    doc = json.loads(run(*args, "--json").output)
+    targets = {t["figure"]: t for t in doc["targets"]}
+    assert targets["turns_per_round"]["verdict"] == "misses" and targets["turns_per_round"]["target"] == "1 to 2"
+    assert targets["first_seat_advantage"]["verdict"] == "meets"
+    assert targets["first_seat_advantage"]["target"] == "90.0% or less"  # a share's bound as a percentage
+    assert targets["drama"]["goal"] == "highest"
+    assert re.findall(r"\d[–—]\d", page.read_text(encoding="utf-8") + result.output) == []  # "a to b" here too
+    assert doc["verdict"][0].startswith("Meets 1 of 2 design targets: turns_per_round misses 1 to 2: ")
+    out = result.output
+    assert "Design targets" in out and "    misses 1 to 2" in out and "    meets 90.0% or less" in out
+    assert "    goal: as high as possible" in out
+    html_text = page.read_text(encoding="utf-8")
+    assert "<td class=misses>misses</td>" in html_text and "<td class=meets>meets</td>" in html_text
+    words = {"met", "missed", "open"}
+    assert not words & set(re.findall(r"[a-z]+", " ".join(t["verdict"] for t in doc["targets"])))
+
+
+def test_every_interval_reads_a_to_b_and_every_share_as_a_percentage(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    args = ("classic", "-r", "40", "-g", "3", "--power-rounds", "5", "--train-rounds", "20", "-s", "4")
+    result = run(*args, "--html", str(page))
+    assert result.exit_code == 0, result.output
+    html_text = re.sub(r"<svg.*?</svg>", "", page.read_text(encoding="utf-8"), flags=re.S)
+    for text in (result.output, html_text):
+        assert re.findall(r"\d[–—]\d", text) == []  # no "3.30–4.22": an interval reads "a to b"
+        assert re.findall(r"\(\d+\.\d+-", text) == []
+    doc = json.loads(run(*args, "--json").output)
+    shares = [f for f in doc["figures"].values() if f["percent"] and f["value"] is not None]
+    assert len(shares) > 10
+    for f in shares:
+        assert f["shown"].split(" ")[0].endswith("%")
+        assert f["ci95"] is None or re.fullmatch(r"-?[\d.]+% \(-?[\d.]+% to -?[\d.]+%\)", f["shown"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,11 @@ from rich.text import Text
 from ..errors import UnoDslError, VariantError, shown
 from ..tools.analyze import Analysis, Budget, analyze, figures, report
 from ..tools.analyze.compare import Difference, Sprt, compare, power_table, sequential
-from ..tools.analyze.estimates import Figure
+from ..tools.analyze.coverage import coverage_lines
+from ..tools.analyze.estimates import Figure, number, with_interval
 from ..tools.analyze.lab import growing
 from ..tools.analyze.page import page
-from ..tools.plots import PlotUnavailable, check_plot
+from ..tools.analyze.verdict import ABOUT, oriented
 from ..tools.simulate import default_players
 from ..variant.load import load_variant
 from .common import (
@@ -33,7 +35,6 @@ from .common import (
     cluster_option,
     open_cluster,
     parse_options,
-    pct,
     print_diagnostics,
     pvalue,
     report_table,
@@ -79,6 +80,9 @@ def _power_ask(text: str) -> tuple[str, float]:
               "way (default: --rounds; 0 skips card power).")
 @click.option("--train-rounds", type=int, metavar="N", help="Rounds that fit the evaluator (default: half "
               "of --rounds, at least 200).")
+@click.option("--explore-rounds", type=int, metavar="N", help="Rounds for coverage whose agents try every "
+              "answer (yes/no questions at random, one other decision in 5 at random), so that a bot's habit is "
+              "not read as the variant's (default: half of --rounds; 0 skips them).")
 @click.option("--ladder", is_flag=True, help="Also climb the skill ladder: random → greedy → expert → ISMCTS "
               "at two budgets (slow: see docs/analyze.md for its cost).")
 @click.option("--ladder-rounds", type=int, default=100, show_default=True, help="Rounds per rung and table size.")
@@ -100,10 +104,11 @@ def _power_ask(text: str) -> tuple[str, float]:
               "its --json units; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print everything as JSON.")
 @click.option("--html", "html_file", type=OutputPath(), metavar="FILE",
-              help="Write one self-contained HTML page with the figures and plots (needs matplotlib).")
+              help="Write one self-contained HTML page: the verdict, the figures and the plots (inline SVG).")
 @allow_option
 def analyze_command(variant: str, players: int | None, agents: str, seed: int | None, option: tuple[str, ...],
-                    rounds: int, games: int, power_rounds: int | None, train_rounds: int | None, ladder: bool,
+                    rounds: int, games: int, power_rounds: int | None, train_rounds: int | None,
+                    explore_rounds: int | None, ladder: bool,
                     ladder_rounds: int, workers: int | None, cluster: str | None, max_turns: int, other: str | None,
                     other_option: tuple[str, ...], sprt_figure: str | None, delta: float | None, step: int,
                     power_asks: tuple[str, ...], as_json: bool, html_file: str | None,
@@ -114,6 +119,7 @@ def analyze_command(variant: str, players: int | None, agents: str, seed: int | 
     if rounds < 1:
         raise click.BadParameter("analyse at least one round", param_hint="--rounds")
     for name, value in (("--games", games), ("--power-rounds", power_rounds), ("--train-rounds", train_rounds),
+                        ("--explore-rounds", explore_rounds),
                         ("--ladder-rounds", ladder_rounds)):
         if value is not None and value < 0:
             raise click.BadParameter(f"cannot be negative, not {value}", param_hint=name)
@@ -124,11 +130,6 @@ def analyze_command(variant: str, players: int | None, agents: str, seed: int | 
     if sprt_figure is not None and (other is None or delta is None or delta <= 0):
         raise click.UsageError("--until-significant needs --compare OTHER and a positive --delta")
     asks = [_power_ask(t) for t in power_asks]
-    if html_file is not None:
-        try:
-            check_plot()
-        except PlotUnavailable as err:
-            raise click.ClickException(str(err)) from err
     seats = agent_names(agents)
     err_console = Console(stderr=True, highlight=False)
     try:
@@ -143,7 +144,7 @@ def analyze_command(variant: str, players: int | None, agents: str, seed: int | 
             raise click.UsageError(f"{v.name} is for {v.min_players}–{v.max_players} players, not {n}")
     seed = random.SystemRandom().randrange(1_000_000) if seed is None else seed
     budget = Budget(rounds=rounds, games=games, train=train_rounds, power=power_rounds, ladder=ladder,
-                    ladder_rounds=ladder_rounds)
+                    ladder_rounds=ladder_rounds, explore=explore_rounds)
     runs: list[Analysis] = []
     test: Sprt | None = None
     try:
@@ -234,16 +235,18 @@ def _named(name: str, rest: str) -> Text:
     return Text(head + shown(rest))
 
 
-def _figures(console: Console, title: str, figs: Sequence[Figure]) -> None:
+def _figures(console: Console, title: str, figs: Sequence[Figure], about: str = "") -> None:
     """Each figure on a line of its own (name, value, interval: never broken), its meaning
     below it, wrapped at words."""
     console.print(f"[bold]{escape(title)}[/]")
+    if about:
+        _say(console, about, 0, "dim")
     console.print(f"[dim]{'figure'.ljust(NAME)}{'value'.rjust(VALUE)}{'95% interval'.rjust(INTERVAL)}[/]")
     for f in figs:
         value, ci = f.text()
         console.print(_named(f.name, f"{value.rjust(VALUE)}{ci.rjust(INTERVAL)}"), no_wrap=True,
                       overflow="ignore", crop=False)
-        console.print(Text("    " + shown(f.meaning), style="dim"))
+        _say(console, f.meaning, 4, "dim")
     console.print()
 
 
@@ -253,34 +256,66 @@ def show(console: Console, runs: Sequence[Analysis], docs: Sequence[dict[str, An
         lead = f"[bold]{tag}[/] = " if tag else ""
         opts = f" + {', '.join(a.options_on)}" if a.options_on else ""
         console.print(f"{lead}[bold]{_safe(a.name + opts)}[/] — {a.players} players "
-                      f"({_safe(', '.join(dict.fromkeys(a.agents)))}), seed {a.seed}: {a.rounds:,} rounds, "
-                      f"{a.game_count:,} games, card power on {a.power_rounds:,} rounds")
-        timing = doc["timing"]
-        took = ", ".join(f"{k} {v:.1f} s" for k, v in timing.items() if k != "workers")
-        if took:
-            console.print(f"  took {took} with {timing['workers']} worker(s)")
+                      f"({_safe(', '.join(dict.fromkeys(a.agents)))}), seed {a.seed}")
+        timing = {k: v for k, v in doc["timing"].items() if k != "workers"}
+        took = f"; took {sum(timing.values()):.1f} s ({', '.join(f'{k} {v:.1f}' for k, v in timing.items())}) " \
+               f"with {doc['timing']['workers']} worker(s)" if timing else ""
+        _say(console, f"{a.rounds:,} rounds, {a.game_count:,} games, card power on {a.power_rounds:,} rounds"
+             f"{took}", 2)
         for f in doc["failures"][:5]:
             console.print(f"  failed: game {f['game']} (seed {f['seed']}): {shown(f['error'])}", markup=False)
             console.print(f"    replay: {shown(f['replay'])}", markup=False)
+        if doc.get("verdict"):
+            console.print()
+            console.print(Text(f"Verdict{' on ' + tag if tag else ''}", style="bold"))
+            for sentence in doc["verdict"]:
+                _say(console, sentence, 2)
     console.print()
     if diffs is None:
         _one(console, runs[0], docs[0])
     else:
         _two(console, diffs)
     if test is not None:
-        _sequential(console, test)
+        _sequential(console, test, _percent(docs[0], test.figure))
     if power:
         table = _table("Rounds needed to detect a difference (α = 0.05, two-sided, 80% power)", "figure",
                        "difference", "sd of one", "rounds per variant")
         for row in power:
-            table.add_row(row["figure"], f"{row['difference']:g}", "–" if row["sd"] is None else f"{row['sd']:.3g}",
-                          "–" if row["per_variant"] is None else f"{row['per_variant']:,}")
+            p = _percent(docs[0], row["figure"])
+            table.add_row(row["figure"], number(row["difference"], p), "–" if row["sd"] is None else
+                          number(row["sd"], p), "–" if row["per_variant"] is None else f"{row['per_variant']:,}")
         console.print(table)
+
+
+def _percent(doc: dict[str, Any], name: str) -> bool:
+    """Whether figure `name` is a share (shown as a percentage)."""
+    return bool(doc["figures"].get(name, {}).get("percent"))
+
+
+def _targets(console: Console, doc: dict[str, Any]) -> None:
+    """The variant's `design:` targets, each a figure line and its verdict below it."""
+    rows = doc["targets"]
+    console.print("[bold]Design targets[/] (the variant's design:, judged by the whole 95% interval)")
+    console.print(f"[dim]{'figure'.ljust(NAME)}{'value'.rjust(VALUE)}{'95% interval'.rjust(INTERVAL)}[/]")
+    for row in rows:
+        percent = bool(doc["figures"].get(row["figure"], {}).get("percent"))
+        value, ci = Figure("", row["value"], None if row["ci95"] is None else tuple(row["ci95"]), 0, "",
+                           percent=percent).text()
+        console.print(_named(row["figure"], f"{value.rjust(VALUE)}{ci.rjust(INTERVAL)}"), no_wrap=True,
+                      overflow="ignore", crop=False)
+        said = f"goal: {row['target']}" if row["goal"] else f"{row['verdict']} {row['target']}"
+        _say(console, said + (WHY.get(row["verdict"], "") if not row["goal"] else ""), 4)
+    console.print()
+
+
+WHY = {"unsettled": " (its interval crosses the bound: more rounds may settle it)"}
 
 
 def _one(console: Console, a: Analysis, doc: dict[str, Any]) -> None:
     figs = figures(a)
     sections = doc["sections"]
+    if doc.get("targets"):
+        _targets(console, doc)
     titles = {"outcome": "Outcome", "duration": "Duration", "tension": "Tension (fair-information evaluator)",
               "downtime": "Downtime and aggression", "card_power": "Card power (restricted play)",
               "skill": "Skill depth"}
@@ -288,31 +323,34 @@ def _one(console: Console, a: Analysis, doc: dict[str, Any]) -> None:
         names = [n for n in sections[key].get("figures", []) if not n.startswith(("card_power.", "card_rush."))
                  or n == "card_power.spread"]
         if names:
-            _figures(console, title, [figs[n] for n in names])
+            _figures(console, title, [figs[n] for n in names], ABOUT.get(key, ""))
         if key == "tension":
             _calibration(console, sections[key])
         if key == "downtime":
             _by_seat(console, sections[key])
         if key == "card_power" and "kinds" in sections[key]:
-            _power(console, sections[key])
+            _power(console, a, sections[key])
         if key == "skill" and "chain" in sections[key]:
             console.print(f"  skill chain: {sections[key]['chain']} rung(s) whose upper agent wins clearly "
                           "more than its fair share at the table\n")
-    _coverage(console, sections["coverage"])
+    _coverage(console, a, sections["coverage"])
 
 
 def _calibration(console: Console, tension: dict[str, Any]) -> None:
     ev = tension["evaluator"]
-    table = _table(f"Evaluator calibration on the held-out rounds (fitted on {ev['training_rounds']:,} other "
-                   "rounds)", "predicted", "seat-positions", "mean predicted", "won (95% interval)")
+    table = _table("Calibration: seats given each chance, and how often they won", "chance given",
+                   "seat-positions", "on average", "won", "95% interval")
     for row in tension["calibration"]:
         if not row["positions"]:
             continue
         lo, hi = row["predicted"]
-        won = f"{100 * row['won']:.1f}% ({100 * row['won_ci95'][0]:.1f}–{100 * row['won_ci95'][1]:.1f})"
-        table.add_row(f"{100 * lo:.0f}–{100 * hi:.0f}%", f"{row['positions']:,}",
-                      f"{100 * row['mean_predicted']:.1f}%", won)
+        won = Figure("", row["won"], tuple(row["won_ci95"]), row["positions"], "", percent=True).text()
+        table.add_row(f"{100 * lo:.0f} to {100 * hi:.0f}%", f"{row['positions']:,}",
+                      number(row["mean_predicted"], True), *won)
     console.print(table)
+    _say(console, f"(on the rounds above, none of which it was fitted on: it learnt from {ev['training_rounds']:,} "
+         "others. Where 'on average' and 'won' are close, its chances can be trusted: it is calibrated)", 4, "dim")
+    console.print()
 
 
 def _by_seat(console: Console, downtime: dict[str, Any]) -> None:
@@ -324,50 +362,64 @@ def _by_seat(console: Console, downtime: dict[str, Any]) -> None:
     table = _table("Where attacks land, by seat from the attacker in the direction of play", "seat",
                    "share of attacks (95% interval)")
     for seat, share in downtime["attacks_by_seat_from_attacker"].items():
-        table.add_row(seat, pct(share))
+        table.add_row(seat, with_interval(share["rate"], share["ci95"], True))
     console.print(table)
 
 
 def _mean_ci(d: dict[str, Any] | None) -> str:
-    if not d or d["mean"] is None:
-        return "–"
-    ci = d["ci95"]
-    return f"{d['mean']:.2f}" + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
+    return "–" if not d else with_interval(d["mean"], d["ci95"])
 
 
-def _power(console: Console, power: dict[str, Any]) -> None:
-    table = _table("Card power by kind, strongest first: win rate lost when never played (avoid) and "
-                   "gained when played at once (rush)", "kind", "avoid", "rush", "flag")
+FLAGS = {"dominant": "dominant: playing it at once wins clearly more often",
+         "useless": "useless: how it is played changes little",
+         "never restricted": "never restricted: the rule never changed a choice"}
+
+
+def _power(console: Console, a: Analysis, power: dict[str, Any]) -> None:
+    """Each kind, strongest first: what never playing it costs and what playing it at once
+    gains (or loses), each a figure line whose value reads with its verb."""
+    figs = figures(a)
+    console.print(f"[bold]Card power by kind[/], strongest first: one seat restricted, the same "
+                  f"{power['rounds']:,} rounds")
+    console.print(f"[dim]{'kind, and a way of playing it'.ljust(NAME)}{'value'.rjust(VALUE)}"
+                  f"{'95% interval'.rjust(INTERVAL)}[/]")
     for row in power["kinds"]:
-        av, ru = row["power"], row["rush"]
-        table.add_row(Text(shown(row["kind"])), _pp(av), _pp(ru), row["flag"] or "")
-    console.print(table)
+        kind = row["kind"]
+        flag = FLAGS.get(row["flag"], row["flag"])
+        console.print(Text(shown(kind) + (f" — {flag}" if flag else ""), style="bold"))
+        for name, up, down, way in ((f"card_power.{kind}", "costs", "gains", "never playing it"),
+                                    (f"card_rush.{kind}", "gains", "loses", "playing it at once")):
+            verb, f = oriented(figs[name], up, down)
+            value, ci = f.text()
+            console.print(Text(f"  {way} {verb}".ljust(NAME) + f"{value.rjust(VALUE)}{ci.rjust(INTERVAL)}"),
+                          no_wrap=True, overflow="ignore", crop=False)
+    _say(console, "in points of win rate; never playing a common kind costs much: it is most of a hand", 4, "dim")
+    console.print()
 
 
-def _pp(d: dict[str, Any]) -> str:
-    if d["value"] is None:
-        return "–"
-    ci = d["ci95"]
-    return f"{100 * d['value']:+.1f}" + (f" ({100 * ci[0]:+.1f} to {100 * ci[1]:+.1f})" if ci else "")
-
-
-def _coverage(console: Console, cov: dict[str, Any]) -> None:
+def _coverage(console: Console, a: Analysis, cov: dict[str, Any]) -> None:
     if not cov:
         return
-    console.print(f"[bold]Coverage[/] over {cov['rounds']:,} rounds (never seen: its rate is below the bound, "
-                  "95%)")
-    for key, what in (("rules_never_fired", "rule never fired"), ("kinds_never_played", "card kind never played"),
-                      ("decisions_never_asked", "decision never asked")):
-        for item in cov[key]:
-            bound = item["upper95_per_round"]
-            console.print(f"  {what}: {_safe(item['name'])} (< {100 * bound:.2f}% of rounds)")
-    for item in cov["answers_never_chosen"]:
-        console.print(f"  answer never chosen: {_safe(item['answer'])} (offered {item['offered']:,} times)")
-    for o in cov["options_not_on"]:
-        console.print(f"  switch not tried in this run: {_safe(o['name'])} (-o {_safe(o['name'])})")
-    if not any(cov[k] for k in ("rules_never_fired", "kinds_never_played", "decisions_never_asked")):
-        console.print("  every rule fired, every kind was played and every decision was asked")
+    agents = ", ".join(dict.fromkeys(a.agents))
+    rounds = f"{cov['rounds']:,} rounds of {agents}"
+    if "exploring" in cov:
+        rounds += f" and {cov['exploring']['rounds']:,} rounds exploring"
+    console.print(Text("Coverage", style="bold") + Text(f" over {shown(rounds)}"))
+    if "exploring" in cov:
+        _say(console, f"(exploring: {cov['exploring']['agents']})", 4, "dim")
+    for head, lines in coverage_lines(cov, agents):
+        _say(console, head + (":" if lines else ""), 2)
+        for line in lines:
+            _say(console, line, 4)
     console.print()
+
+
+def _say(console: Console, text: str, indent: int, style: str = "") -> None:
+    """Text (from a variant file too: sanitised, never markup) wrapped at words to the
+    console's width, its lines after the first indented two more."""
+    lines = textwrap.wrap(shown(text), width=max(40, console.width - 1), initial_indent=" " * indent,
+                          subsequent_indent=" " * (indent + 2), break_on_hyphens=False)
+    console.print(Text("\n".join(lines), style=style), no_wrap=True, overflow="ignore", crop=False)
 
 
 def _two(console: Console, diffs: list[Difference]) -> None:
@@ -391,13 +443,15 @@ def _two(console: Console, diffs: list[Difference]) -> None:
                   else "\n[bold]No significant difference[/] at this sample size.")
 
 
-def _sequential(console: Console, test: Sprt) -> None:
+def _sequential(console: Console, test: Sprt, percent: bool) -> None:
     lower, upper = test.bounds
-    console.print(f"\n[bold]Sequential test[/] (SPRT) of {_safe(test.figure)}, B − A, looking for ±{test.delta:g} "
+    console.print(f"\n[bold]Sequential test[/] (SPRT) of {_safe(test.figure)}, B − A, looking for "
+                  f"±{number(test.delta, percent)} "
                   f"(α = {test.alpha}, β = {test.beta}; stop when a log-likelihood ratio leaves "
-                  f"{lower:.2f}…{upper:.2f})", soft_wrap=True)
+                  f"{lower:.2f} to {upper:.2f})", soft_wrap=True)
     table = _table("", "rounds each", "B − A", "LLR up", "LLR down")
     for s in test.steps:
-        table.add_row(f"{s['rounds']:,}", f"{s['difference']:.4g}", f"{s['llr_up']:.2f}", f"{s['llr_down']:.2f}")
+        table.add_row(f"{s['rounds']:,}", number(s["difference"], percent, signed=True), f"{s['llr_up']:.2f}",
+                      f"{s['llr_down']:.2f}")
     console.print(table)
     console.print(f"decision: {_safe(test.decision)}")

@@ -1,7 +1,8 @@
 """Statistics for simulations, with the standard library only.
 
 Descriptive figures are computed from histograms of integers (value -> count);
-intervals: Wilson for proportions, order statistics for quantiles; tests:
+intervals: Wilson for proportions, the exact (Garwood) interval for a Poisson count,
+order statistics for quantiles; tests:
 Welch's t, Mann–Whitney U (exact from histograms, with tie correction), the
 two-proportion z-test, Fisher's exact test and Pearson's chi-square test of
 homogeneity. The
@@ -11,7 +12,7 @@ distribution functions were checked against scipy.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 Z95 = 1.959963984540054  # the 97.5th percentile of the standard normal
 
@@ -58,14 +59,45 @@ def quantile_ci(items: list[tuple[int, int]], n: int, q: float) -> list[int]:
     return [at_rank(items, math.floor(n * q - half)), at_rank(items, math.ceil(n * q + half) + 1)]
 
 
-def wilson(count: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(count: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion count/n (count may be a fraction: n times
+    a mean of fractions); never outside 0–1."""
     if n == 0:
         return math.nan, math.nan
-    p = count / n
+    p = min(max(count / n, 0.0), 1.0)
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if p == 0 else max(0.0, centre - half)  # exactly 0 (1) with no event (every one),
+    hi = 1.0 if p == 1 else min(1.0, centre + half)  # not a rounding error away from it
+    return lo, hi
+
+
+def poisson_ci(count: int) -> tuple[float, float]:
+    """The exact (Garwood) 95% interval for the mean of a Poisson variable seen to be
+    `count`: the means under which a count at least (at most) this large has
+    probability 2.5%. Never below zero; (0, 3.689) for a count of 0."""
+    if count < 0:
+        raise ValueError(f"a count cannot be negative, not {count}")
+    lower = 0.0 if count == 0 else _solve(lambda mu: gammaincc(count, mu), 0.975)
+    upper = _solve(lambda mu: gammaincc(count + 1, mu), 0.025)
+    return lower, upper
+
+
+def _solve(decreasing: Callable[[float], float], target: float) -> float:
+    """The x ≥ 0 at which a decreasing function of x falls to `target`, by bisection."""
+    lo, hi = 0.0, 1.0
+    while decreasing(hi) > target:
+        lo, hi = hi, 2 * hi
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if decreasing(mid) > target:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-12 * max(1.0, hi):
+            break
+    return (lo + hi) / 2
 
 
 # -- distribution functions -------------------------------------------------

@@ -7,6 +7,11 @@ those of every turn (play or draw; a drawn card when the draw rule lets it be
 played), and its switches (options that are on or off). A rule that never fired, a kind never played, a decision
 never asked in thousands of rounds is most often a bug (CardStock/RECYCLE's rule
 coverage). An item never seen is shown with the 95% upper bound of its rate.
+
+What greedy bots never do (answer "no" to "call_uno", say) is their habit, not the
+variant's: so a second batch of rounds is played by the same agents trying every
+answer (watch.Explorer), and each item the agents never did says whether the
+explorers did it ("exploring": how often; 0: never, even exploring).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from ...variant.expressions import parse_once
 from ...variant.options import apply_patches, choose, declare
 from ...variant.resolve import load_tree
 from ..stats import wilson
-from .watch import LabTally
+from .watch import EXPLORE_EVERY, LabTally
 
 PROGRAM_KEYS = frozenset({"on_play", "do", "setup", "first_dealer", "next_dealer"})
 CHOICES = {"choose_color": "color", "choose_player": "player", "choose_card": "card", "jump_in": "jump"}
@@ -73,27 +78,108 @@ def deck_kinds(variant: Variant) -> list[str]:
     return [k for k in variant.kinds if k in on]
 
 
-def _never(seen: Mapping[str, int], names: list[str], rounds: int) -> list[dict[str, Any]]:
-    upper = wilson(0, rounds)[1] if rounds else None
-    return [{"name": name, "upper95_per_round": None if upper is None else round(upper, 6)}
-            for name in names if not seen.get(name)]
+def _never(seen: Mapping[str, int], names: list[str], rounds: int, explored: Mapping[str, int] | None,
+           explored_rounds: int) -> list[dict[str, Any]]:
+    """The names never seen in the agents' rounds, each with the 95% upper bound of its
+    rate, and how often the exploring agents saw it (0: never, even exploring)."""
+    out = []
+    for name in names:
+        if seen.get(name):
+            continue
+        item: dict[str, Any] = {"name": name, "upper95_per_round": _upper(rounds)}
+        if explored is not None:
+            item["exploring"] = explored.get(name, 0)
+            if not item["exploring"]:
+                item["upper95_per_round"] = _upper(rounds + explored_rounds)
+        out.append(item)
+    return out
 
 
-def coverage(variant: Variant, lab: LabTally, plays: Mapping[str, int], rounds: int,
-             decisions: list[str]) -> dict[str, Any]:
-    """What never happened in `rounds` rounds, and how often each thing did."""
+def _upper(rounds: int) -> float | None:
+    """The 95% upper bound of the rate of a thing never seen in `rounds` rounds."""
+    return round(wilson(0, rounds)[1], 6) if rounds else None
+
+
+EXPLORING = (f"the same agents, each question whose answers are yes or no answered at random, and one other "
+             f"decision in {EXPLORE_EVERY} made at random")
+
+
+def coverage(variant: Variant, lab: LabTally, plays: Mapping[str, int], rounds: int, decisions: list[str],
+             explored: LabTally | None = None, explored_plays: Mapping[str, int] | None = None,
+             explored_rounds: int = 0) -> dict[str, Any]:
+    """What never happened in `rounds` rounds of the agents, and how often each thing did;
+    with `explored` (rounds of agents trying every answer), whether what the agents never
+    did is a habit of theirs (the explorers did it) or never happens at all."""
     rules = [r.name for r in variant.rules]
     kinds = deck_kinds(variant)
     offered_never = sorted(k for k, v in lab.offered.items() if v and not lab.chosen.get(k))
-    return {
+    x = explored
+    answers = []
+    for k in offered_never:
+        item: dict[str, Any] = {"answer": k, "offered": lab.offered[k]}
+        if x is not None:
+            item["exploring"] = x.chosen.get(k, 0)
+        answers.append(item)
+    out: dict[str, Any] = {
         "rounds": rounds,
         "rules": {name: lab.rules_fired.get(name, 0) for name in rules},
-        "rules_never_fired": _never(lab.rules_fired, rules, rounds),
+        "rules_never_fired": _never(lab.rules_fired, rules, rounds, None if x is None else x.rules_fired,
+                                    explored_rounds),
         "kinds": {k: plays.get(k, 0) for k in kinds},
-        "kinds_never_played": _never(plays, kinds, rounds),
+        "kinds_never_played": _never(plays, kinds, rounds, explored_plays if x is not None else None,
+                                     explored_rounds),
         "decisions": {d: lab.choices.get(d, 0) for d in sorted(set(decisions) | set(lab.choices))},
-        "decisions_never_asked": _never(lab.choices, decisions, rounds),
-        "answers_never_chosen": [{"answer": k, "offered": lab.offered[k]} for k in offered_never],
+        "decisions_never_asked": _never(lab.choices, decisions, rounds, None if x is None else x.choices,
+                                        explored_rounds),
+        "answers_never_chosen": answers,
         "options_not_on": [{"name": o.name, "description": o.description}
                            for o in variant.options if o.type == "bool" and not o.enabled],
     }
+    if x is not None:
+        out["exploring"] = {"rounds": explored_rounds, "agents": EXPLORING}
+    return out
+
+
+WHAT = (("rules_never_fired", "rule never fired", "fired"), ("kinds_never_played", "card kind never played", "played"),
+        ("decisions_never_asked", "decision never asked", "asked"))
+
+
+def coverage_lines(cov: Mapping[str, Any], agents: str) -> list[tuple[str, list[str]]]:
+    """Coverage in words, as the terminal and the page show it: (heading, lines) groups.
+    The lines hold names from the variant file: plain text, for the caller to escape."""
+    if not cov:
+        return []
+    explored = "exploring" in cov
+    rounds = cov["rounds"]
+    variant: list[str] = []
+    habit: list[str] = []
+    for key, what, verb in WHAT:
+        for item in cov[key]:
+            bound = item["upper95_per_round"]
+            below = f"below {100 * bound:.2f}% of rounds" if bound is not None else "no rounds"
+            if explored and item["exploring"]:
+                habit.append(f"{what}: {item['name']} ({verb} {item['exploring']:,} times exploring)")
+            else:
+                variant.append(f"{what}: {item['name']} ({below})")
+    for item in cov["answers_never_chosen"]:
+        line = f"answer never chosen: {item['answer']} (offered {item['offered']:,} times"
+        if explored and item["exploring"]:
+            habit.append(f"{line}; chosen {item['exploring']:,} times exploring)")
+        else:
+            variant.append(line + (", never chosen exploring either)" if explored else ")"))
+    if explored:
+        total = rounds + cov["exploring"]["rounds"]
+        head = (f"Never, in {total:,} rounds, even exploring: the variant's (a rule that cannot fire is a bug)"
+                if variant else f"Every rule fired, every kind was played, every decision was asked and every "
+                f"answer chosen, in {total:,} rounds")
+    else:
+        head = (f"Never, in {rounds:,} rounds of {agents} (it may be their habit)" if variant else
+                "Every rule fired, every kind was played and every decision was asked")
+    groups = [(head, variant)]
+    if habit:
+        groups.append((f"Never with {agents}, but done exploring: a habit of the agents, not the variant's",
+                       habit))
+    switches = [f"{o['name']} (-o {o['name']})" for o in cov["options_not_on"]]
+    if switches:
+        groups.append(("Switches not tried in this run", switches))
+    return groups

@@ -8,12 +8,12 @@ Every figure has a stable machine name (`first_seat_advantage`, `turns_per_round
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
-from ..stats import Z95, at_rank, moments, quantile, quantile_ci, sorted_items, t_quantile, wilson
+from ..stats import Z95, at_rank, moments, poisson_ci, quantile, quantile_ci, sorted_items, t_quantile, wilson
 
 
 @dataclass(frozen=True)
@@ -33,23 +33,38 @@ class Figure:
     percent: bool = False  # a share or a difference of shares: shown as a percentage
 
     def as_dict(self) -> dict[str, Any]:
+        value, ci = self.text()
         return {"value": _r(self.value), "ci95": None if self.ci95 is None else [_r(x) for x in self.ci95],
-                "n": self.n, "unit": self.unit, "method": self.method, "meaning": self.meaning}
+                "n": self.n, "unit": self.unit, "method": self.method, "meaning": self.meaning,
+                "percent": self.percent, "shown": f"{value} ({ci})" if ci else value}
 
     def text(self) -> tuple[str, str]:
         """The value and its interval as the terminal and the page show them."""
         if self.value is None:
             return "–", ""
-        ci = "" if self.ci95 is None else f"{_fmt(self.ci95[0], self.percent)} to {_fmt(self.ci95[1], self.percent)}"
-        return _fmt(self.value, self.percent), ci
+        p = self.percent
+        ci = "" if self.ci95 is None else f"{number(self.ci95[0], p)} to {number(self.ci95[1], p)}"
+        return number(self.value, self.percent), ci
 
 
-def _fmt(x: float, percent: bool) -> str:
+def with_interval(value: float | None, ci95: Sequence[float] | None, percent: bool = False) -> str:
+    """A value and its interval in one cell, as the figures show them: "3.76 (3.33 to 4.24)"."""
+    if value is None:
+        return "–"
+    shown, ci = Figure("", value, None if ci95 is None else (ci95[0], ci95[1]), 0, "", percent=percent).text()
+    return f"{shown} ({ci})" if ci else shown
+
+
+def number(x: float, percent: bool = False, signed: bool = False) -> str:
+    """One number as the lab shows it everywhere: a share as a percentage with one decimal
+    (3.7%), a whole number with thousands separators, else three significant decimals
+    below 1 and two above; `signed`: with a + before a positive number."""
+    sign = "+" if signed else ""
     if percent:
-        return f"{100 * x:.1f}%"
+        return f"{100 * x:{sign}.1f}%"
     if float(x).is_integer():
-        return f"{int(x):,}"
-    return f"{x:,.3f}" if abs(x) < 1 else f"{x:,.2f}"
+        return f"{int(x):{sign},}"
+    return f"{x:{sign},.3f}" if abs(x) < 1 else f"{x:{sign},.2f}"
 
 
 def _r(x: float | None) -> float | None:
@@ -69,18 +84,72 @@ def rate(name: str, count: int, n: int, meaning: str, *, minus: float = 0.0, uni
                   "Wilson score interval", percent=True)
 
 
+COUNT_METHOD = ("Student's t on the log scale (never below zero); the exact Poisson interval of the total "
+                "when every value is the same or there is one")
+SCALED_METHOD = "Student's t on the log scale (never below zero)"
+SHARE_METHOD = ("Student's t on the logit scale (stays within 0–100%); a Wilson interval when every value is "
+                "the same or there is one")
+
+
 def mean(name: str, hist: Mapping[int, int], meaning: str, *, scale: float = 1.0, unit: str = "round",
          percent: bool = False) -> Figure:
-    """The mean of a histogram (values divided by `scale`), with Student's t interval."""
+    """The mean of a histogram of values ≥ 0 (divided by `scale`), with an interval that
+    stays in the figure's range: from 0 up for a count or a rate (log scale), within 0–1
+    for a share (`percent`: each value a fraction; logit scale). Its `se` is the usual
+    standard error of the mean (comparisons and `--power` use it)."""
     n, m, var = moments(hist)
+    method = SHARE_METHOD if percent else COUNT_METHOD if scale == 1 else SCALED_METHOD
     if n == 0:
-        return Figure(name, None, None, 0, meaning, unit, method="Student's t interval")
+        return Figure(name, None, None, 0, meaning, unit, method=method, percent=percent)
+    if min(hist) < 0:
+        raise ValueError(f"{name}: a mean of values below zero has no interval of this kind")
     m /= scale
     sd = math.sqrt(var) / scale if n > 1 else 0.0
     se = sd / math.sqrt(n)
-    half = t_quantile(0.975, n - 1) * se if n > 1 else math.nan
-    ci = (m - half, m + half) if n > 1 else None
-    return Figure(name, m, ci, n, meaning, unit, se, sd, "Student's t interval", percent)
+    ci: tuple[float, float] | None
+    if percent:
+        ci = share_mean_ci(m, se, n)
+    elif scale == 1:
+        ci = count_mean_ci(m, se, n)
+    else:
+        ci = positive_mean_ci(m, se, n)
+    return Figure(name, m, ci, n, meaning, unit, se, sd, method, percent)
+
+
+def positive_mean_ci(m: float, se: float, n: int) -> tuple[float, float] | None:
+    """Student's t interval of log(mean) (its standard error se/m by the delta method),
+    turned back: m ÷ f to m × f. None when it has no width to give (one value, or no spread)."""
+    if n < 2 or m <= 0 or se <= 0:
+        return None if n < 2 else (m, m)
+    f = math.exp(t_quantile(0.975, n - 1) * se / m)
+    return m / f, m * f
+
+
+def count_mean_ci(m: float, se: float, n: int) -> tuple[float, float]:
+    """A mean count per observation: `positive_mean_ci`, or, when every value is the same
+    (no event at all, say) or there is one value, the exact Poisson interval of the total
+    over n (0 events in n rounds: 0 to 3.69 / n)."""
+    ci = positive_mean_ci(m, se, n)
+    if ci is not None and se > 0:
+        return ci
+    lo, hi = poisson_ci(round(m * n))
+    return lo / n, hi / n
+
+
+def share_mean_ci(m: float, se: float, n: int) -> tuple[float, float]:
+    """A mean of fractions (each in 0–1): Student's t interval of logit(mean), its standard
+    error se / (m (1 − m)), turned back; the Wilson interval of m·n in n when every value is
+    the same, the mean is 0 or 1, or there is one value (a fraction's spread is at most a
+    yes/no's)."""
+    if n < 2 or se <= 0 or not 0 < m < 1:
+        return wilson(m * n, n)
+    half = t_quantile(0.975, n - 1) * se / (m * (1 - m))
+    centre = math.log(m / (1 - m))
+    return _expit(centre - half), _expit(centre + half)
+
+
+def _expit(x: float) -> float:
+    return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
 
 
 def quantile_figure(name: str, hist: Mapping[int, int], q: float, meaning: str, *, unit: str = "round") -> Figure:
@@ -118,25 +187,40 @@ def paired(name: str, pairs: Mapping[str, int], meaning: str) -> Figure:
 
 
 def normal(name: str, value: float | None, se: float | None, n: int, meaning: str, unit: str = "",
-           method: str = "normal approximation", percent: bool = True) -> Figure:
-    """A value with a normal-approximation interval from its standard error."""
+           method: str = "normal approximation", percent: bool = True, most: float | None = None) -> Figure:
+    """A value with a normal-approximation interval from its standard error, cut at `most`
+    when the figure cannot exceed it."""
     if value is None or se is None or not math.isfinite(se):
         return Figure(name, value, None, n, meaning, unit, se, method=method, percent=percent)
-    return Figure(name, value, (value - Z95 * se, value + Z95 * se), n, meaning, unit, se, None, method, percent)
+    hi = value + Z95 * se
+    if most is not None and hi > most:
+        hi, method = most, f"{method}, cut at {most:g} (its largest possible value)"
+    return Figure(name, value, (value - Z95 * se, hi), n, meaning, unit, se, None, method, percent)
 
 
-def bootstrap(name: str, statistic: Callable[[Sequence[float]], float], estimates: Sequence[Figure],
-              n: int, meaning: str, seed: int, *, resamples: int = 1_000) -> Figure:
-    """A statistic of several figures (a largest gap, a spread) with a parametric bootstrap
-    interval: each figure drawn from a normal with its own standard error, `resamples`
-    times, from a generator seeded with `seed` (the run's seed: reproducible)."""
+def largest_gap(name: str, estimates: Sequence[Figure], n: int, meaning: str, *, complement: bool = False,
+                shares_of: int | None = None) -> Figure:
+    """The largest difference between two of several figures (how far apart the strongest
+    and the weakest are), or 1 less it (`complement`: a balance), with an interval from
+    simultaneous intervals of every pair's difference (Bonferroni over the pairs, normal):
+    the true largest gap lies between the largest lower end (at least 0) and the largest
+    upper end. (A largest gap of noisy figures is larger than the true one on average;
+    this interval holds both.) `shares_of`: the figures are shares of the same `n`
+    outcomes (seats' win rates), whose differences vary more (their covariance)."""
+    method = "Bonferroni-simultaneous normal intervals of every pair's difference"
     values = [f.value for f in estimates]
-    if not values or any(v is None for v in values):
-        return Figure(name, None, None, n, meaning, method="parametric bootstrap")
-    point = statistic([v for v in values if v is not None])
-    rng = random.Random(seed)
-    draws = sorted(statistic([rng.gauss(f.value or 0.0, f.se or 0.0) for f in estimates])
-                   for _ in range(resamples))
-    lo, hi = draws[int(0.025 * resamples)], draws[int(0.975 * resamples) - 1]
-    return Figure(name, point, (lo, hi), n, meaning, "", None, None,
-                  f"parametric bootstrap ({resamples:,} normal resamples, seeded)", True)
+    if len(values) < 2 or any(v is None or f.se is None for v, f in zip(values, estimates, strict=True)):
+        return Figure(name, None, None, n, meaning, method=method, percent=True)
+    pairs = [(a, b) for i, a in enumerate(estimates) for b in estimates[i + 1:]]
+    z = NormalDist().inv_cdf(1 - 0.025 / len(pairs))
+    gap = lo = hi = 0.0
+    for a, b in pairs:
+        va, vb = a.value or 0.0, b.value or 0.0
+        var = (a.se or 0.0) ** 2 + (b.se or 0.0) ** 2
+        if shares_of:
+            var += 2 * max(va, 0.0) * max(vb, 0.0) / shares_of
+        d, half = abs(va - vb), z * math.sqrt(var)
+        gap, lo, hi = max(gap, d), max(lo, d - half), max(hi, d + half)
+    if complement:
+        return Figure(name, 1 - gap, (max(0.0, 1 - hi), 1 - lo), n, meaning, "", None, None, method, True)
+    return Figure(name, gap, (lo, hi), n, meaning, "", None, None, method, True)

@@ -16,10 +16,11 @@ from typing import Any
 from ..simulation import describe, proportion
 from ..stats import wilson
 from .coverage import coverage
-from .estimates import Figure, bootstrap, mean, normal, paired, quantile_figure, rate
+from .estimates import Figure, largest_gap, mean, normal, paired, quantile_figure, rate
 from .evaluator import CLEAR
 from .passes import AVOID, RUSH
 from .result import Analysis
+from .verdict import judged, said, verdict
 from .watch import BINS, MICRO
 
 DOMINANT = 0.05  # playing a kind at once wins at least this much more often (the interval's lower end)
@@ -52,14 +53,15 @@ def outcome(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     rounds = t.rounds
     fair = 1 / n
     seats = [rate(f"seat_win_rate.first+{k}", lab.wins_from_first[k], rounds,
-                  f"round wins of the player {k} seat(s) after the one who played first") for k in range(n)]
+                  f"round wins of the seat {k} after the player who played first" if k else
+                  "round wins of the player who played first") for k in range(n)]
     figs = [
         rate("first_seat_advantage", lab.wins_from_first[0], rounds,
              "round wins of the player who plays first, above a fair share (1/players)", minus=fair),
         rate("dealer_advantage", t.round_wins_from_dealer[0], rounds,
              "round wins of the dealer, above a fair share", minus=fair),
-        bootstrap("balance", lambda v: 1 - (max(v) - min(v)), seats, rounds,
-                  "1 − the largest gap between two seats' round win rates (1: every seat wins alike)", a.seed),
+        largest_gap("balance", seats, rounds, "1 − the largest gap between two seats' round win rates (1: every "
+                    "seat wins alike)", complement=True, shares_of=rounds),
         rate("runaway_rate", t.runaway, rounds + t.runaway + t.failed,
              "rounds stopped by the turn guard (--max-turns) without a winner"),
         rate("failure_rate", t.failed, rounds + t.runaway + t.failed,
@@ -97,8 +99,8 @@ def outcome(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
                  "scoring.tie_break did not settle)", unit="game"),
             rate("game_first_seat_advantage", gs.game_wins_from_dealer[1 % n], done,
                  "game wins of the seat after round 1's dealer, above a fair share", minus=fair, unit="game"),
-            bootstrap("game_balance", lambda v: 1 - (max(v) - min(v)), first, done,
-                      "1 − the largest gap between two seats' game win rates", a.seed + 1),
+            largest_gap("game_balance", first, done, "1 − the largest gap between two seats' game win rates",
+                        complement=True, shares_of=done),
         ]
         detail["games"] = {"started": started, "completed": done,
                            "by_seat_from_first_dealer": [proportion(c, done) for c in gs.game_wins_from_dealer]}
@@ -119,10 +121,10 @@ def duration(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     target = a.design.get("turns_per_round")
     if target:
         figs.append(mean("ideal_duration", _ideal_hist(turns, *target), f"rounds' closeness to the designer's "
-                         f"{target[0]}–{target[1]} turns (1: all inside; Ludii's IdealDuration)", scale=MICRO,
-                         percent=True))
+                         f"{target[0]:g} to {target[1]:g} turns (100%: every round inside; Ludii's "
+                         "IdealDuration)", scale=MICRO, percent=True))
         figs.append(rate("turns_per_round.in_range", sum(c for v, c in turns.items() if target[0] <= v <= target[1]),
-                         t.rounds, f"rounds of {target[0]}–{target[1]} turns (design: turns_per_round)"))
+                         t.rounds, f"rounds of {target[0]:g} to {target[1]:g} turns (design: turns_per_round)"))
         detail["design"] = {"turns_per_round": list(target)}
     g = a.games
     if g is not None and a.game_count:
@@ -134,7 +136,7 @@ def duration(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         target = a.design.get("rounds_per_game")
         if target:
             figs.append(mean("ideal_duration.games", _ideal_hist(per_game, *target), "games' closeness to the "
-                             f"designer's {target[0]}–{target[1]} rounds (Ludii's IdealDuration)", scale=MICRO,
+                             f"designer's {target[0]:g} to {target[1]:g} rounds (Ludii's IdealDuration)", scale=MICRO,
                              unit="game", percent=True))
             detail.setdefault("design", {})["rounds_per_game"] = list(target)
     return figs, detail
@@ -143,24 +145,27 @@ def duration(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
 def tension(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     lab = a.lab
     figs = [
-        mean("lead_changes", lab.lead_changes, "times per round the favourite (highest fair-information chance) "
-             "changed"),
-        mean("drama", lab.drama, "how far the eventual winner's chance was below the favourite's, on average over "
-             "a round's turns (0: the winner always led)", scale=MICRO, percent=True),
+        mean("lead_changes", lab.lead_changes, "times a round the favourite changed (the player with the best "
+             "chance to win, judged from what every player can see); more: a more open round"),
+        mean("drama", lab.drama, "how far behind the favourite the eventual winner was, in chance to win, on "
+             "average over a round's turns: 0 when the winner always led, higher with more comebacks",
+             scale=MICRO, percent=True),
         mean("decisiveness", lab.clear_turns, f"turns played before the winner was clear (their chance ≥ {CLEAR} "
-             "from then to the end)"),
+             "from then to the end); late is tense"),
         mean("decisiveness.share", lab.clear_share, "the share of the round played before the winner was clear",
              scale=MICRO, percent=True),
     ]
-    brier = mean("evaluator.brier", lab.brier, "the evaluator's mean squared error on held-out rounds "
-                 "(lower is better)", scale=MICRO)
-    fair = mean("evaluator.brier_fair", lab.brier_fair, "the same error for a fair share to every player",
-                scale=MICRO)
+    brier = mean("evaluator.brier", lab.brier, "how wrong the evaluator's chances were on rounds it was not "
+                 "fitted on (Brier score: mean squared error; 0 is perfect)", scale=MICRO)
+    fair = mean("evaluator.brier_fair", lab.brier_fair, "the same error for chances that give every player a "
+                "fair share: what guessing scores", scale=MICRO)
     if brier.value is not None and fair.value:
         skill = 1 - brier.value / fair.value
         se = math.hypot(brier.se or 0.0, fair.se or 0.0) / fair.value
-        figs += [brier, fair, normal("evaluator.skill", skill, se, brier.n, "1 − its error over a fair share's "
-                                     "(0: no better than guessing, 1: perfect)", method="delta method, normal")]
+        figs += [brier, fair, normal("evaluator.skill", skill, se, brier.n, "how much better than guessing the "
+                                     "evaluator tells who will win (Brier skill: 0% no better, 100% perfect); the "
+                                     "tension figures mean more the higher it is", method="delta method, normal",
+                                     most=1.0)]
     calibration = []
     for b in range(BINS):
         count = lab.calib_n[b]
@@ -202,8 +207,8 @@ def downtime(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         figs.append(rate("attack_on_next", lab.attacks_at.get(1, 0), lab.attacks, "attacks that land on the next "
                          "player", unit="attack"))
     detail = {
-        "by_seat_from_first": [{"seat": f"first+{k}", "forced_draws": _brief(describe(lab.forced_draws[k])),
-                                "skips_received": _brief(describe(lab.skips[k]))} for k in range(n)],
+        "by_seat_from_first": [{"seat": f"first+{k}", "forced_draws": _brief(lab.forced_draws[k]),
+                                "skips_received": _brief(lab.skips[k])} for k in range(n)],
         "attacks_by_seat_from_attacker": {f"+{k}": proportion(lab.attacks_at.get(k, 0), lab.attacks)
                                           for k in range(1, n)},
         "longest_wait": describe(lab.longest_wait, histogram=True),
@@ -211,8 +216,13 @@ def downtime(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     return figs, detail
 
 
-def _brief(d: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return None if d is None else {k: d[k] for k in ("n", "mean", "ci95")}
+def _brief(hist: Mapping[int, int]) -> dict[str, Any] | None:
+    """A per-seat mean count with its interval (as the figures': never below zero)."""
+    f = mean("", hist, "")
+    if f.value is None:
+        return None
+    d = f.as_dict()
+    return {"n": f.n, "mean": d["value"], "ci95": d["ci95"]}
 
 
 def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
@@ -225,17 +235,20 @@ def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
     for kind in a.kinds:
         avoid = {k: counts.get(f"{kind}|{AVOID}|{k}", 0) for k in ("00", "01", "10", "11")}
         rush = {k: counts.get(f"{kind}|{RUSH}|{k}", 0) for k in ("00", "01", "10", "11")}
-        power = paired(f"card_power.{kind}", avoid, f"win rate lost by a player who never plays {kind} when it "
-                       "has another choice (paired with the same rounds unrestricted)")
+        power = paired(f"card_power.{kind}", avoid, f"never playing {kind} (when there is another choice) costs "
+                       "this much of a player's win rate; above zero: a card worth having (same rounds, paired)")
         rushed = paired(f"card_rush.{kind}", {"01": rush["10"], "10": rush["01"], "00": rush["00"],
                                               "11": rush["11"]},
-                        f"win rate gained by a player who plays {kind} at once whenever it can")
+                        f"playing {kind} at once, whenever possible, gains this much win rate (below zero: "
+                        "loses it); well above zero: a card to play at once")
         n_rounds = sum(avoid.values())
         base = sum(avoid[k] for k in ("10", "11"))
         bitten = counts.get(f"{kind}|{AVOID}|bitten", 0)
         figs += [power, rushed]
         powers.append(power)
         rows.append({"kind": kind, "power": power.as_dict(), "rush": rushed.as_dict(), "_figs": (power, rushed),
+                     "never_playing_it": said(power, "costs", "gains"),
+                     "playing_it_at_once": said(rushed, "gains", "loses"),
                      "baseline_win_rate": round(base / n_rounds, 6) if n_rounds else None,
                      "avoid_win_rate": round(sum(avoid[k] for k in ("01", "11")) / n_rounds, 6) if n_rounds else None,
                      "rush_win_rate": round(sum(rush[k] for k in ("01", "11")) / n_rounds, 6) if n_rounds else None,
@@ -244,8 +257,8 @@ def card_power(a: Analysis) -> tuple[list[Figure], dict[str, Any]]:
         power, rushed = row.pop("_figs")
         row["flag"] = _flag(power, rushed, row["rounds_restricted"])
     if len(powers) > 1:
-        figs.append(bootstrap("card_power.spread", lambda v: max(v) - min(v), powers, a.power_rounds,
-                              "the strongest kind's power less the weakest's", a.seed + 2))
+        figs.append(largest_gap("card_power.spread", powers, a.power_rounds, "what never playing the strongest "
+                                "kind costs, less what never playing the weakest costs"))
     rows.sort(key=lambda r: -float(r["power"]["value"] or 0.0))
     return figs, {"rounds": a.power_rounds, "dominant_at": DOMINANT, "useless_within": USELESS, "kinds": rows}
 
@@ -314,8 +327,11 @@ def report(a: Analysis) -> dict[str, Any]:
         sections[name] = {"figures": [f.name for f in figs], **detail}
         flat.update({f.name: f.as_dict() for f in figs})
     v = a.variant
-    sections["coverage"] = coverage(v, a.lab, a.sim.plays, a.sim.rounds, a.decisions) if v is not None else {}
-    return {
+    x = a.explored
+    sections["coverage"] = coverage(v, a.lab, a.sim.plays, a.sim.rounds, a.decisions,
+                                    x.lab if x else None, x.sim.plays if x else None,
+                                    x.sim.rounds if x else 0) if v is not None else {}
+    doc = {
         "variant": {"name": a.name, "file": a.file, "options": list(a.options_on)},
         "players": a.players, "agents": list(a.agents), "seed": a.seed,
         "rounds": a.rounds, "games": a.game_count, "power_rounds": a.power_rounds, "ladder_rounds": a.ladder_rounds,
@@ -324,3 +340,7 @@ def report(a: Analysis) -> dict[str, Any]:
         "timing": {**{k: round(v, 3) for k, v in a.timing.items()}, "workers": a.workers},
         "figures": flat, "sections": sections,
     }
+    by_name = figures(a)
+    if v is not None and v.targets:
+        doc["targets"] = judged(v.targets, by_name)
+    return {"verdict": verdict(by_name, doc), **doc}

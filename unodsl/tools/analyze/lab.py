@@ -31,6 +31,7 @@ from ..tally import Tally
 from .coverage import deck_kinds, possible_decisions
 from .evaluator import Counts, Evaluator
 from .passes import (
+    EXPLORE_STREAM,
     GAMES_STREAM,
     LADDER_STREAM,
     TRAIN_STREAM,
@@ -40,6 +41,7 @@ from .passes import (
     PowerJob,
     RoundsJob,
     RoundsPart,
+    explore_chunk,
     games_chunk,
     ladder_chunk,
     offset_chunk,
@@ -61,7 +63,8 @@ class AnalyzeError(UnoDslError):
 @dataclass(frozen=True)
 class Budget:
     """How much each pass plays. `train` None: half the rounds, at least 200; `power` None:
-    as many as the rounds; 0 skips a pass. The ladder runs only when `ladder` is true."""
+    as many as the rounds; `explore` None: half the rounds; 0 skips a pass. The ladder
+    runs only when `ladder` is true."""
 
     rounds: int = 1_000
     games: int = 100
@@ -70,6 +73,12 @@ class Budget:
     ladder: bool = False
     ladder_rounds: int = 100
     rungs: tuple[str, ...] = LADDER
+    explore: int | None = None
+
+    @property
+    def explore_rounds(self) -> int:
+        """Rounds whose agents try every answer (coverage); None: half the rounds."""
+        return max(1, self.rounds // 2) if self.explore is None else self.explore
 
     @property
     def train_rounds(self) -> int:
@@ -95,6 +104,7 @@ def analyze(variant: str | Path | Variant, *, players: int | None = None, agents
     if budget.rounds < 1:
         raise AnalyzeError("analyse at least one round (--rounds)")
     for name, value in (("games", budget.games), ("power rounds", budget.power_rounds),
+                        ("exploring rounds", budget.explore_rounds),
                         ("training rounds", budget.train_rounds), ("ladder rounds", budget.ladder_rounds)):
         if value < 0:
             raise AnalyzeError(f"{name} cannot be negative, not {value}")
@@ -122,6 +132,14 @@ def analyze(variant: str | Path | Variant, *, players: int | None = None, agents
                lambda p: p.sim.games)
     timing["rounds"] = time.perf_counter() - start
 
+    explored = None
+    if budget.explore_rounds:
+        start = time.perf_counter()
+        explored = RoundsPart(Tally(n), LabTally(n))
+        runner.run("exploring every answer", explore_chunk, _with(setup, seed=stream(seed, EXPLORE_STREAM)),
+                   budget.explore_rounds, explored.merge, lambda p: p.sim.games)
+        timing["explore"] = time.perf_counter() - start
+
     games = None
     if budget.games:
         start = time.perf_counter()
@@ -148,6 +166,7 @@ def analyze(variant: str | Path | Variant, *, players: int | None = None, agents
 
     a = assemble(loaded, setup, budget.rounds, part, evaluator, runner.workers)
     a.games, a.game_count = games, budget.games if games is not None else 0
+    a.explored = explored
     a.power, a.power_rounds = power, budget.power_rounds if power is not None else 0
     a.ladder, a.ladder_rounds = ladder, budget.ladder_rounds if budget.ladder else 0
     a.timing = timing

@@ -1,9 +1,9 @@
-"""The lab's report as one self-contained HTML page: every figure with its interval and
-meaning, and the plots as SVG images inlined as data URIs (matplotlib, the [plot] extra).
+"""The lab's report as one self-contained HTML page: the verdict, every figure with its
+interval and meaning, and the plots as inline SVG written by tools/svg.py (no plotting
+library: the page works on the plain install).
 
 The page needs no network and runs no script. Text from a variant file (its name,
-card kinds, rules, options) is data: it is escaped in the HTML, and written into the
-plots with matplotlib's math text switched off.
+card kinds, rules, options) is data: it is escaped in the HTML and in the plots.
 """
 
 from __future__ import annotations
@@ -13,19 +13,23 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..plots import inline_svg, pyplot
+from ..svg import GREEN, GREY, ORANGE, PURPLE, RED, Axis, Chart
 from .compare import Difference
-from .estimates import Figure
+from .coverage import coverage_lines
+from .estimates import Figure, number, with_interval
 from .figures import figures
 from .result import Analysis
+from .verdict import ABOUT
 
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.6em 0}td,th{padding:.2em .6em;border-bottom:1px solid #eee;text-align:right}
-td:first-child,th:first-child,td.meaning,th:last-child{text-align:left}td.meaning{color:#555;max-width:32em}
-.num{white-space:nowrap;font-variant-numeric:tabular-nums}figure{margin:1em 0}img.plot{max-width:100%;height:auto}
+td:first-child,th:first-child,td.meaning,.words,th:last-child{text-align:left}td.meaning{color:#555;max-width:32em}
+.num{white-space:nowrap;font-variant-numeric:tabular-nums}figure{margin:1em 0}svg.plot{max-width:100%;height:auto}
 .flag{font-weight:bold;color:#b00}.note{color:#555}
+.meets{color:#070}.misses{color:#b00}.unsettled{color:#a60}
+.verdict{background:#f4f7fb;border-left:4px solid #36c;padding:.2em 1em;margin:1em 0}.verdict p{margin:.4em 0}
 """
 
 SECTIONS = (("outcome", "Outcome"), ("duration", "Duration"), ("tension", "Tension"),
@@ -49,20 +53,21 @@ def _figure_rows(figs: Sequence[Figure]) -> str:
 def page(runs: Sequence[Analysis], docs: Sequence[dict[str, Any]], diffs: list[Difference] | None,
          extra: dict[str, Any]) -> str:
     """The HTML page of one run (or two, compared)."""
-    plt = pyplot()
     parts: list[str] = []
-    with plt.rc_context({"text.parse_math": False, "svg.fonttype": "none"}):
-        for a, doc in zip(runs, docs, strict=True):
-            parts.append(_run(a, doc, plt))
-        if diffs is not None:
-            parts.append(_comparison(diffs))
+    for a, doc in zip(runs, docs, strict=True):
+        parts.append(_run(a, doc))
+    if diffs is not None:
+        parts.append(_comparison(diffs))
     if "sequential" in extra:
         s = extra["sequential"]
+        p = bool(docs[0]["figures"].get(s["figure"], {}).get("percent"))
         parts.append(f"<h2>Sequential test of {_e(s['figure'])}</h2><p>{_e(s['decision'])} after "
-                     f"{s['steps'][-1]['rounds'] if s['steps'] else 0:,} rounds each (SPRT, ±{_e(s['delta'])}).</p>")
+                     f"{s['steps'][-1]['rounds'] if s['steps'] else 0:,} rounds each (SPRT, "
+                     f"±{_e(number(s['delta'], p))}).</p>")
     if "power" in extra:
-        rows = "".join(f"<tr><td>{_e(r['figure'])}</td><td class=num>{_e(r['difference'])}</td>"
-                       f"<td class=num>{_e(r['per_variant'])}</td></tr>" for r in extra["power"])
+        rows = "".join(f"<tr><td>{_e(r['figure'])}</td><td class=num>"
+                       f"{_e(number(r['difference'], bool(docs[0]['figures'].get(r['figure'], {}).get('percent'))))}"
+                       f"</td><td class=num>{_e(r['per_variant'])}</td></tr>" for r in extra["power"])
         parts.append("<h2>Rounds needed to detect a difference</h2><table><tr><th>figure</th><th>difference</th>"
                      f"<th>rounds per variant</th></tr>{rows}</table>")
     title = " vs ".join(a.name for a in runs)
@@ -71,79 +76,77 @@ def page(runs: Sequence[Analysis], docs: Sequence[dict[str, Any]], diffs: list[D
             "<p class=note>Every figure is defined, with its source, in docs/analyze.md.</p></body></html>\n")
 
 
-def _run(a: Analysis, doc: dict[str, Any], plt: Any) -> str:
+def _run(a: Analysis, doc: dict[str, Any]) -> str:
     figs = figures(a)
     sec = doc["sections"]
     out = [f"<h2>{_e(a.name)}{_e(' + ' + ', '.join(a.options_on)) if a.options_on else ''}</h2>",
            f"<p>{a.players} players ({_e(', '.join(dict.fromkeys(a.agents)))}), seed {a.seed}: {a.rounds:,} rounds, "
            f"{a.game_count:,} games, card power on {a.power_rounds:,} rounds.</p>"]
-    plots = {"duration": _turns_plot(doc, plt), "outcome": _seats_plot(doc, plt),
-             "tension": _calibration_plot(doc, plt), "card_power": _power_plot(doc, plt),
-             "downtime": _wait_plot(doc, plt)}
+    if doc.get("verdict"):
+        out.append("<div class=verdict><h3>Verdict</h3>"
+                   + "".join(f"<p>{_e(sentence)}</p>" for sentence in doc["verdict"]) + "</div>")
+    if doc.get("targets"):
+        rows = "".join(f"<tr><td>{_e(t['figure'])}</td><td class=words>{_e(t['target'])}</td>"
+                       f"<td class=num>{_e(t['shown'])}</td><td class={_e(t['verdict'].replace(' ', '-'))}>"
+                       f"{_e('goal' if t['goal'] else t['verdict'])}</td></tr>" for t in doc["targets"])
+        out.append("<h3>Design targets</h3><p class=note>The variant's <code>design:</code>, each judged by the "
+                   "whole 95% interval: meets (inside the bounds), misses (wholly outside), unsettled (across a "
+                   "bound: more rounds may settle it).</p><table><tr><th>figure</th><th class=words>target</th>"
+                   f"<th>value (95% interval)</th><th>verdict</th></tr>{rows}</table>")
+    plots = {"duration": _turns_plot(doc), "outcome": _seats_plot(doc), "tension": _calibration_plot(doc),
+             "card_power": _power_plot(doc), "downtime": _wait_plot(doc)}
     for key, title in SECTIONS:
         names = sec[key].get("figures", [])
         if not names:
             continue
         out.append(f"<h3>{_e(title)}</h3>")
-        out.append(_figure_rows([figs[n] for n in names]))
+        if key in ABOUT:
+            out.append(f"<p class=note>{_e(ABOUT[key])}</p>")
+        shown = [n for n in names if not n.startswith(("card_power.", "card_rush.")) or n == "card_power.spread"]
+        out.append(_figure_rows([figs[n] for n in shown]))
         if key == "card_power":
             out.append(_power_rows(sec[key]))
         if key == "downtime":
             out.append(_seat_rows(sec[key]))
         if plots.get(key):
             out.append(f"<figure>{plots[key]}</figure>")
-    out.append(_coverage(sec["coverage"]))
+    out.append(_coverage(a, sec["coverage"]))
     return "".join(out)
 
 
 def _seat_rows(downtime: dict[str, Any]) -> str:
     def cell(d: dict[str, Any] | None) -> str:
-        if not d or d["mean"] is None:
-            return "–"
-        ci = d["ci95"]
-        return f"{d['mean']:.2f}" + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
+        return "–" if not d else with_interval(d["mean"], d["ci95"])
 
     rows = "".join(f"<tr><td>{_e(r['seat'])}</td><td class=num>{_e(cell(r['forced_draws']))}</td>"
                    f"<td class=num>{_e(cell(r['skips_received']))}</td></tr>" for r in downtime["by_seat_from_first"])
-    hits = "".join(f"<tr><td>{_e(seat)}</td><td class=num>{_e(_share(p))}</td></tr>"
+    hits = "".join(f"<tr><td>{_e(seat)}</td><td class=num>{_e(with_interval(p['rate'], p['ci95'], True))}</td></tr>"
                    for seat, p in downtime["attacks_by_seat_from_attacker"].items())
-    return ("<table><tr><th>seat from the first player</th><th>forced draws per round</th><th>skips received per "
-            f"round</th></tr>{rows}</table><table><tr><th>seat from the attacker</th><th>share of attacks</th></tr>"
+    return ("<table><tr><th>seat from the first player</th><th>forced draws per round (95% interval)</th>"
+            "<th>skips received per round</th></tr>"
+            f"{rows}</table><table><tr><th>seat from the attacker</th><th>share of attacks (95% interval)</th></tr>"
             f"{hits}</table>")
 
 
-def _share(p: dict[str, Any]) -> str:
-    if p.get("rate") is None:
-        return "–"
-    lo, hi = p["ci95"]
-    return f"{100 * p['rate']:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
-
-
 def _power_rows(power: dict[str, Any]) -> str:
-    rows = "".join(f"<tr><td>{_e(r['kind'])}</td><td class=num>{_e(_pct(r['power']))}</td>"
-                   f"<td class=num>{_e(_pct(r['rush']))}</td><td class=flag>{_e(r['flag'])}</td></tr>"
+    rows = "".join(f"<tr><td>{_e(r['kind'])}</td><td class=words>{_e(r['never_playing_it'])}</td>"
+                   f"<td class=words>{_e(r['playing_it_at_once'])}</td><td class=flag>{_e(r['flag'])}</td></tr>"
                    for r in power["kinds"])
-    return f"<table><tr><th>kind</th><th>avoid: win rate lost</th><th>rush: gained</th><th>flag</th></tr>{rows}</table>"
+    return ("<table><tr><th>kind (strongest first)</th><th class=words>never playing it</th>"
+            "<th class=words>playing it at once</th>"
+            f"<th>flag</th></tr>{rows}</table>")
 
 
-def _pct(d: dict[str, Any]) -> str:
-    if d["value"] is None:
-        return "–"
-    ci = d["ci95"]
-    return f"{100 * d['value']:+.1f}" + (f" ({100 * ci[0]:+.1f} to {100 * ci[1]:+.1f})" if ci else "")
-
-
-def _coverage(cov: dict[str, Any]) -> str:
+def _coverage(a: Analysis, cov: dict[str, Any]) -> str:
     if not cov:
         return ""
-    items = [f"<li>{_e(what)}: {_e(i['name'])} (below {100 * i['upper95_per_round']:.2f}% of rounds)</li>"
-             for key, what in (("rules_never_fired", "rule never fired"), ("kinds_never_played", "kind never played"),
-                               ("decisions_never_asked", "decision never asked")) for i in cov[key]]
-    items += [f"<li>answer never chosen: {_e(i['answer'])} (offered {i['offered']:,} times)</li>"
-              for i in cov["answers_never_chosen"]]
-    items += [f"<li>switch not tried in this run: {_e(o['name'])}</li>" for o in cov["options_not_on"]]
-    body = "".join(items) or "<li>every rule fired, every kind was played, every decision was asked</li>"
-    return f"<h3>Coverage over {cov['rounds']:,} rounds</h3><ul>{body}</ul>"
+    rounds = f"{cov['rounds']:,} rounds of the agents"
+    if "exploring" in cov:
+        rounds += f" and {cov['exploring']['rounds']:,} exploring ({cov['exploring']['agents']})"
+    body = "".join(f"<p>{_e(head)}{':' if lines else ''}</p>" + ("<ul>" + "".join(f"<li>{_e(x)}</li>" for x in lines)
+                                                                  + "</ul>" if lines else "")
+                   for head, lines in coverage_lines(cov, ", ".join(dict.fromkeys(a.agents))))
+    return f"<h3>Coverage</h3><p class=note>Over {_e(rounds)}.</p>{body}"
 
 
 def _comparison(diffs: list[Difference]) -> str:
@@ -164,89 +167,102 @@ def _comparison(diffs: list[Difference]) -> str:
 
 
 # --------------------------------------------------------------------------
-# Plots
+# Plots (tools/svg.py: inline SVG, every line and axis labelled)
 
 
-def _turns_plot(doc: dict[str, Any], plt: Any) -> str:
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _pp(x: float) -> str:
+    return f"{100 * x:+.0f}" if x else "0"
+
+
+def _histogram(pairs: Sequence[Sequence[int]], top: int, most: int = 60) -> tuple[list[float], list[int], int]:
+    """Bars of a histogram of whole numbers, values from `top` up in the last bar: each
+    bar's centre, count and width (1 for up to `most` values, else wider), touching."""
+    width = max(1, math.ceil((top + 1) / most))
+    counts: dict[int, int] = {}
+    for v, c in pairs:
+        b = min(v, top) // width
+        counts[b] = counts.get(b, 0) + c
+    last = top // width
+    bins = range(min(counts, default=0), last + 1)
+    return [b * width + (width - 1) / 2 for b in bins], [counts.get(b, 0) for b in bins], width
+
+
+def _turns_plot(doc: dict[str, Any]) -> str:
     d = doc["sections"]["duration"].get("turns_per_round")
     if not d:
         return ""
-    fig, ax = plt.subplots(figsize=(7, 3.2))
     top = max(1, int(d["p95"] * 1.5))
-    values = [min(v, top) for v, _ in d["histogram"]]
-    ax.hist(values, bins=min(60, top + 1), weights=[c for _, c in d["histogram"]], color="tab:blue", alpha=0.8)
+    xs, ys, width = _histogram(d["histogram"], top)
+    chart = Chart(Axis(f"turns in a round (the last bar: {top:,} or more)", lo=xs[0] - width / 2,
+                       hi=xs[-1] + width / 2), Axis("rounds"))
     design = doc["sections"]["duration"].get("design", {}).get("turns_per_round")
     if design:
-        ax.axvspan(design[0], design[1], color="tab:green", alpha=0.15, label="design: ideal range")
-        ax.legend(fontsize=8)
-    ax.axvline(d["mean"], color="black", linestyle="--", linewidth=1)
-    ax.set_xlabel(f"turns per round (the last bar holds ≥ {top})")
-    ax.set_ylabel("rounds")
-    return inline_svg(fig, plt)
+        chart.band(design[0], design[1], f"design: {design[0]:g} to {design[1]:g} turns")
+    chart.bars(xs, ys, width=width, label="rounds with that many turns" if width == 1 else
+               f"rounds, in steps of {width} turns")
+    chart.vline(d["mean"], f"mean: {d['mean']:.1f} turns")
+    chart.vline(d["median"], f"median: {d['median']:g} turns", color=ORANGE)
+    return chart.render("How long a round lasts")
 
 
-def _seats_plot(doc: dict[str, Any], plt: Any) -> str:
+def _seats_plot(doc: dict[str, Any]) -> str:
     rows = doc["sections"]["outcome"]["by_seat_from_first"]
     if not rows or rows[0]["rate"] is None:
         return ""
-    fig, ax = plt.subplots(figsize=(7, 3.2))
-    rates = [100 * (r["rate"] or 0) for r in rows]
-    errs = [[100 * ((r["rate"] or 0) - r["ci95"][0]) for r in rows], [100 * (r["ci95"][1] - (r["rate"] or 0))
-                                                                     for r in rows]]
-    ax.bar(range(len(rows)), rates, yerr=errs, capsize=3, color="tab:blue", alpha=0.85)
-    ax.axhline(100 / doc["players"], color="grey", linestyle="--", linewidth=1)
-    ax.set_xticks(range(len(rows)), ["first"] + [f"first+{k}" for k in range(1, len(rows))])
-    ax.set_ylabel("round wins, % (95% interval)")
-    return inline_svg(fig, plt)
+    names = ["first"] + [f"first+{k}" for k in range(1, len(rows))]
+    chart = Chart(Axis("seat, counted from the player who plays first", categories=names),
+                  Axis("round wins", lo=0, fmt=_pct))
+    chart.bars(list(range(len(rows))), [r["rate"] for r in rows], label="round wins (95% interval)",
+               low=[r["ci95"][0] for r in rows], high=[r["ci95"][1] for r in rows])
+    chart.hline(1 / doc["players"], f"fair share: {100 / doc['players']:.1f}%")
+    return chart.render("Round wins by seat")
 
 
-def _calibration_plot(doc: dict[str, Any], plt: Any) -> str:
+def _calibration_plot(doc: dict[str, Any]) -> str:
     rows = [r for r in doc["sections"]["tension"]["calibration"] if r["positions"]]
     if not rows:
         return ""
-    fig, ax = plt.subplots(figsize=(4.2, 4.2))
-    xs = [r["mean_predicted"] for r in rows]
-    ys = [r["won"] for r in rows]
-    errs = [[y - r["won_ci95"][0] for y, r in zip(ys, rows, strict=True)],
-            [r["won_ci95"][1] - y for y, r in zip(ys, rows, strict=True)]]
-    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1)
-    ax.errorbar(xs, ys, yerr=errs, marker="o", linestyle="", capsize=3)
-    ax.set_xlabel("predicted chance to win (held-out rounds)")
-    ax.set_ylabel("won")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    return inline_svg(fig, plt)
+    chart = Chart(Axis("chance the evaluator gave a seat", lo=0, hi=1, fmt=_pct),
+                  Axis("how often those seats won (95% interval)", lo=0, hi=1, fmt=_pct), width=480, height=400)
+    chart.line([0, 1], [0, 1], label="perfectly calibrated: won as often as given")
+    chart.points([r["mean_predicted"] for r in rows], [r["won"] for r in rows],
+                 label="seats given that chance (in tenths)",
+                 low=[r["won_ci95"][0] for r in rows], high=[r["won_ci95"][1] for r in rows])
+    return chart.render("Is the evaluator right? (held-out rounds)")
 
 
-def _power_plot(doc: dict[str, Any], plt: Any) -> str:
+def _power_plot(doc: dict[str, Any]) -> str:
     rows = doc["sections"]["card_power"].get("kinds") or []
     rows = [r for r in rows if r["power"]["value"] is not None]
     if not rows:
         return ""
-    fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.4))
-    for j, (key, color) in enumerate((("power", "tab:red"), ("rush", "tab:green"))):
-        ys = [i + (j - 0.5) * 0.35 for i in range(len(rows))]
-        xs = [100 * r[key]["value"] for r in rows]
-        lo = [100 * (r[key]["value"] - r[key]["ci95"][0]) if r[key]["ci95"] else 0 for r in rows]
-        hi = [100 * (r[key]["ci95"][1] - r[key]["value"]) if r[key]["ci95"] else 0 for r in rows]
-        ax.barh(ys, xs, height=0.35, xerr=[lo, hi], capsize=2, color=color, alpha=0.8,
-                label="avoid: win rate lost" if key == "power" else "rush: win rate gained")
-    ax.set_yticks(range(len(rows)), [r["kind"] for r in rows])
-    ax.invert_yaxis()
-    ax.axvline(0, color="grey", linewidth=1)
-    ax.set_xlabel("percentage points (95% interval)")
-    ax.legend(fontsize=8)
-    return inline_svg(fig, plt)
+    kinds = [r["kind"] for r in rows][::-1]  # strongest at the top
+    rows = rows[::-1]
+    chart = Chart(Axis("points of win rate (95% interval)", fmt=_pp), Axis("card kind", categories=kinds),
+                  height=36 * len(rows) + 90, left=36 + 7 * max(len(k) for k in kinds))
+    for j, (key, color, label) in enumerate((("power", RED, "never playing it costs (below 0: gains)"),
+                                             ("rush", GREEN, "playing it at once gains (below 0: loses)"))):
+        ys = [i + (0.2 if j == 0 else -0.2) for i in range(len(rows))]
+        chart.hbars(ys, [r[key]["value"] for r in rows], height=0.36, color=color, label=label,
+                    low=[(r[key]["ci95"] or [r[key]["value"]] * 2)[0] for r in rows],
+                    high=[(r[key]["ci95"] or [r[key]["value"]] * 2)[1] for r in rows])
+    chart.vline(0, "0: no effect on the win rate", color=GREY, dash=False)
+    return chart.render("Card power by kind, strongest at the top")
 
 
-def _wait_plot(doc: dict[str, Any], plt: Any) -> str:
+def _wait_plot(doc: dict[str, Any]) -> str:
     d = doc["sections"]["downtime"].get("longest_wait")
     if not d:
         return ""
-    fig, ax = plt.subplots(figsize=(7, 3))
-    ax.bar([v for v, _ in d["histogram"]], [c for _, c in d["histogram"]], color="tab:purple", alpha=0.8)
-    ax.set_xlabel("a player's longest run of turns without playing, in a round")
-    ax.set_ylabel("player-rounds")
+    top = max(d["max"], 1)
+    xs, ys, width = _histogram(d["histogram"], top)
+    chart = Chart(Axis("a player's longest run of turns without playing a card, in a round", lo=xs[0] - width / 2,
+                       hi=xs[-1] + width / 2), Axis("player-rounds"))
+    chart.bars(xs, ys, width=width, color=PURPLE, label="player-rounds with that longest wait")
     if not math.isnan(d["mean"]):
-        ax.axvline(d["mean"], color="black", linestyle="--", linewidth=1)
-    return inline_svg(fig, plt)
+        chart.vline(d["mean"], f"mean: {d['mean']:.2f} turns")
+    return chart.render("Longest wait without playing")

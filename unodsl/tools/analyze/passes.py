@@ -3,6 +3,7 @@ picklable job (so worker processes and dask workers can run them; see batch.py).
 
 - train: rounds on their own seeds, counting public keys against winners (the evaluator's fit);
 - rounds: the main pass, single rounds with every listener (simulate's figures and the lab's);
+- explore: rounds whose agents try every answer (coverage that does not depend on their habits);
 - games: whole games (game balance, rounds per game, completion, timeouts, ties);
 - power: the main pass's rounds again with one seat restricted, for each card kind (Jaffe et al.);
 - ladder: one rung of the skill ladder, a stronger agent in one seat against weaker ones.
@@ -14,6 +15,7 @@ rounds pass plays the very rounds `unodsl simulate --rounds` plays with the same
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +26,9 @@ from ..seating import Setup, agents_seed, game_seed, seating
 from ..simulate import _variant, play_one
 from ..tally import Tally
 from .evaluator import Counts, Evaluator
-from .watch import GameWatch, LabTally, RoundWatch, TrainWatch
+from .watch import ExploreWatch, GameWatch, LabTally, RoundWatch, TrainWatch
 
-TRAIN_STREAM, GAMES_STREAM, LADDER_STREAM = -1, -2, -3  # master seeds of the other passes: game_seed(seed, -k)
+TRAIN_STREAM, GAMES_STREAM, LADDER_STREAM, EXPLORE_STREAM = -1, -2, -3, -5  # the other passes' master seeds
 
 
 def stream(seed: int, which: int) -> int:
@@ -69,6 +71,20 @@ def rounds_chunk(job: RoundsJob, start: int, stop: int) -> RoundsPart:
     part = RoundsPart(Tally(setup.players), LabTally(setup.players))
     for index in range(start, stop):
         play_one(variant, setup, index, part.sim, lambda seats: RoundWatch(part.lab, job.evaluator))
+    return part
+
+
+def explore_chunk(setup: Setup, start: int, stop: int) -> RoundsPart:
+    """Rounds played by Explorers (the agents, trying every answer): what coverage finds
+    reachable, whatever the agents' habits."""
+    variant = _variant(setup)
+    part = RoundsPart(Tally(setup.players), LabTally(setup.players))
+
+    def watch(index: int) -> Callable[[list[str]], ExploreWatch]:
+        return lambda seats: ExploreWatch(part.lab, game_seed(setup.seed, index))
+
+    for index in range(start, stop):
+        play_one(variant, setup, index, part.sim, watch(index))
     return part
 
 

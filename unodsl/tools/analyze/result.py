@@ -9,7 +9,7 @@ from typing import Any
 
 from ..tally import Tally
 from .evaluator import Evaluator
-from .passes import GamesPart
+from .passes import GamesPart, RoundsPart
 from .watch import LabTally
 
 LADDER = ("random", "greedy", "expert", "ismcts:iterations=30", "ismcts:iterations=150")
@@ -45,6 +45,7 @@ class Analysis:
     lab: LabTally
     evaluator: Evaluator
     games: GamesPart | None = None
+    explored: RoundsPart | None = None  # the rounds of agents trying every answer (coverage)
     game_count: int = 0
     power: Counter[str] | None = None
     power_rounds: int = 0

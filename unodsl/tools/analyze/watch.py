@@ -9,6 +9,7 @@ round stopped by the runaway guard or an error leaves nothing half counted.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -304,6 +305,63 @@ class RoundWatch:
             t.brier_fair[micro(fair / count)] += 1
 
 
+class Explorer:
+    """An agent that tries every answer: a question whose answers are yes or no is answered
+    at random; any other decision is made at random one time in EXPLORE_EVERY, else by the
+    agent it wraps (so rounds stay like the agents' own). Its generator is seeded per seat
+    and round: the same rounds with any split of the work."""
+
+    def __init__(self, agent: Agent, seed: int) -> None:
+        self.agent = agent
+        self.name = f"{agent.name}:exploring"
+        self.searches = getattr(agent, "searches", False)
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Any, decision: Decision) -> Any:
+        options = decision.options
+        if len(options) > 1 and (all(isinstance(o, bool) for o in options)
+                                 or self.rng.randrange(EXPLORE_EVERY) == 0):
+            return options[self.rng.randrange(len(options))]
+        return self.agent.choose(game, decision)
+
+
+EXPLORE_EVERY = 5
+
+
+class ExploreWatch:
+    """The coverage of a round played by Explorers: rules fired, decisions asked, answers
+    offered and chosen, committed to `tally` at the round's end."""
+
+    events: tuple[str, ...] = ("choice", "rule_fired", "round_end")
+
+    def __init__(self, tally: LabTally, seed: int) -> None:
+        self.tally, self.seed = tally, seed
+        self.fired: Counter[str] = Counter()
+        self.choices: Counter[str] = Counter()
+        self.agents: list[WatchedAgent] = []
+        self.done = False
+
+    def seat(self, bots: list[Agent]) -> list[Agent]:
+        self.agents = [WatchedAgent(Explorer(b, self.seed * 131 + p), self.tally) for p, b in enumerate(bots)]
+        return list(self.agents)
+
+    def __call__(self, game: Any, name: str, data: dict[str, Any]) -> None:
+        if self.done:
+            return
+        if name == "choice":
+            self.choices['ask "' + data["prompt"] + '"' if data["kind"] == "ask" else data["kind"]] += 1
+        elif name == "rule_fired":
+            self.fired[data["rule"]] += 1
+        elif name == "round_end":
+            self.done = True
+            t = self.tally
+            t.rules_fired.update(self.fired)
+            t.choices.update(self.choices)
+            for agent in self.agents:
+                t.offered.update(agent.offered)
+                t.chosen.update(agent.chosen)
+
+
 class GameWatch:
     """Whole games: a tie is a game won by more than one team (the engine names every winner
     of a tie that `scoring.tie_break` does not settle)."""
@@ -323,4 +381,5 @@ class GameWatch:
         return bots
 
 
-__all__ = ["CLEAR", "GameWatch", "LabTally", "RoundWatch", "TrainWatch", "WatchedAgent"]
+__all__ = ["CLEAR", "EXPLORE_EVERY", "ExploreWatch", "Explorer", "GameWatch", "LabTally", "RoundWatch", "TrainWatch",
+           "WatchedAgent"]
