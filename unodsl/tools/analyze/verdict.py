@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...model import Target
-from ..english import humanise
+from ..wording import humanise
 from .estimates import Figure, number, with_interval
 
 NOISE = "within noise"

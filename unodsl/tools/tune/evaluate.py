@@ -95,14 +95,7 @@ def judge(t: Target, f: Figure | None) -> Judged:
         return Judged(t, v, ci, "unsettled", v if t.goal == "lowest" else -v, f.percent)
     margins = [m for m in ((t.min - v) if t.min is not None else None,
                            (v - t.max) if t.max is not None else None) if m is not None]
-    objective = max(margins)
-    verdict: Verdict = "unsettled"
-    if ci is not None:
-        lo, hi = ci
-        inside = (t.min is None or lo >= t.min) and (t.max is None or hi <= t.max)
-        outside = (t.min is not None and hi < t.min) or (t.max is not None and lo > t.max)
-        verdict = "meets" if inside else "misses" if outside else "unsettled"
-    return Judged(t, v, ci, verdict, objective, f.percent)
+    return Judged(t, v, ci, t.verdict(ci), max(margins), f.percent)
 
 
 def passes(targets: tuple[Target, ...], kinds: tuple[str, ...], players: int) -> set[str]:
