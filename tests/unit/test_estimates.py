@@ -191,3 +191,25 @@ def test_a_largest_gap_holds_its_value_and_stays_within_its_range() -> None:
     b = largest_gap("balance", tiny, 1, "", complement=True, shares_of=1)
     assert b.ci95 is not None and 0 <= b.ci95[0] <= b.value <= b.ci95[1] <= 1  # type: ignore[operator]
     assert largest_gap("x", [rate("a", 0, 0, ""), rate("b", 0, 0, "")], 0, "").ci95 is None
+
+
+# -- simulate's figures (tools/simulation.describe) -------------------------------------
+def test_simulates_mean_of_a_rare_count_has_an_interval_that_stays_above_zero() -> None:
+    from unodsl.tools.simulation import describe
+
+    rare = describe({0: 99, 1: 1})  # one reshuffle in 100 rounds: a t interval went below zero
+    assert rare is not None and rare["mean"] == 0.01
+    lo, hi = rare["ci95"]
+    assert 0 < lo < 0.01 < hi
+    none = describe({0: 50})  # no event at all: the exact Poisson interval, from 0
+    assert none is not None and none["ci95"][0] == 0 and 0 < none["ci95"][1] < 0.1
+    alike = describe({3: 10})  # every value the same: the Poisson interval of the total over n
+    assert alike is not None and alike["ci95"][0] < 3 < alike["ci95"][1]
+    assert describe({5: 1})["ci95"] is None  # type: ignore[index]  # one value: no interval
+
+
+def test_simulates_mean_of_values_that_may_be_negative_keeps_the_t_interval() -> None:
+    from unodsl.tools.simulation import describe
+
+    signed = describe({-2: 5, 2: 5})
+    assert signed is not None and signed["ci95"][0] < 0 < signed["ci95"][1]

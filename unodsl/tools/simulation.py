@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .seating import Setup
-from .stats import at_rank, moments, quantile, quantile_ci, sorted_items, t_quantile, wilson
+from .stats import at_rank, count_mean_ci, moments, quantile, quantile_ci, sorted_items, t_quantile, wilson
 from .tally import Tally
 
 
@@ -54,16 +54,24 @@ class Simulation:
 
 
 def describe(hist: Mapping[int, int], *, histogram: bool = False) -> dict[str, Any] | None:
-    """Mean (95% t interval), sd, median (95% interval), p95, min and max of a histogram."""
+    """Mean (95% interval), sd, median (95% interval), p95, min and max of a histogram. The
+    mean's interval stays in its range: for counts (every value ≥ 0) Student's t on the log
+    scale, or the exact Poisson interval when every value is the same (stats.count_mean_ci);
+    a plain t interval for values that may be negative."""
     items = sorted_items(hist)
     n, mean, var = moments(hist)
     if n == 0:
         return None
     sd = math.sqrt(var) if n > 1 else 0.0
-    half = t_quantile(0.975, n - 1) * sd / math.sqrt(n) if n > 1 else math.nan
+    ci: tuple[float, float] | None = None
+    if n > 1 and items[0][0] >= 0:
+        ci = count_mean_ci(mean, sd / math.sqrt(n), n)
+    elif n > 1:
+        half = t_quantile(0.975, n - 1) * sd / math.sqrt(n)
+        ci = (mean - half, mean + half)
     lo, hi = at_rank(items, (n + 1) // 2), at_rank(items, n // 2 + 1)
     out: dict[str, Any] = {
-        "n": n, "mean": rounded(mean), "ci95": [rounded(mean - half), rounded(mean + half)] if n > 1 else None,
+        "n": n, "mean": rounded(mean), "ci95": None if ci is None else [rounded(ci[0]), rounded(ci[1])],
         "sd": rounded(sd), "median": (lo + hi) / 2 if lo != hi else lo, "median_ci95": quantile_ci(items, n, 0.5),
         "p95": quantile(items, n, 0.95), "min": items[0][0], "max": items[-1][0],
     }

@@ -84,6 +84,26 @@ def poisson_ci(count: int) -> tuple[float, float]:
     return lower, upper
 
 
+def positive_mean_ci(m: float, se: float, n: int) -> tuple[float, float] | None:
+    """Student's t interval of log(mean) (its standard error se/m by the delta method),
+    turned back: m ÷ f to m × f. None when it has no width to give (one value, or no spread)."""
+    if n < 2 or m <= 0 or se <= 0:
+        return None if n < 2 else (m, m)
+    f = math.exp(t_quantile(0.975, n - 1) * se / m)
+    return m / f, m * f
+
+
+def count_mean_ci(m: float, se: float, n: int) -> tuple[float, float]:
+    """A mean count per observation: `positive_mean_ci`, or, when every value is the same
+    (no event at all, say) or there is one value, the exact Poisson interval of the total
+    over n (0 events in n rounds: 0 to 3.69 / n)."""
+    ci = positive_mean_ci(m, se, n)
+    if ci is not None and se > 0:
+        return ci
+    lo, hi = poisson_ci(round(m * n))
+    return lo / n, hi / n
+
+
 def _solve(decreasing: Callable[[float], float], target: float) -> float:
     """The x ≥ 0 at which a decreasing function of x falls to `target`, by bisection."""
     lo, hi = 0.0, 1.0

@@ -13,7 +13,18 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
-from ..stats import Z95, at_rank, moments, poisson_ci, quantile, quantile_ci, sorted_items, t_quantile, wilson
+from ..stats import (
+    Z95,
+    at_rank,
+    count_mean_ci,
+    moments,
+    positive_mean_ci,
+    quantile,
+    quantile_ci,
+    sorted_items,
+    t_quantile,
+    wilson,
+)
 
 
 @dataclass(frozen=True)
@@ -114,26 +125,6 @@ def mean(name: str, hist: Mapping[int, int], meaning: str, *, scale: float = 1.0
     else:
         ci = positive_mean_ci(m, se, n)
     return Figure(name, m, ci, n, meaning, unit, se, sd, method, percent)
-
-
-def positive_mean_ci(m: float, se: float, n: int) -> tuple[float, float] | None:
-    """Student's t interval of log(mean) (its standard error se/m by the delta method),
-    turned back: m ÷ f to m × f. None when it has no width to give (one value, or no spread)."""
-    if n < 2 or m <= 0 or se <= 0:
-        return None if n < 2 else (m, m)
-    f = math.exp(t_quantile(0.975, n - 1) * se / m)
-    return m / f, m * f
-
-
-def count_mean_ci(m: float, se: float, n: int) -> tuple[float, float]:
-    """A mean count per observation: `positive_mean_ci`, or, when every value is the same
-    (no event at all, say) or there is one value, the exact Poisson interval of the total
-    over n (0 events in n rounds: 0 to 3.69 / n)."""
-    ci = positive_mean_ci(m, se, n)
-    if ci is not None and se > 0:
-        return ci
-    lo, hi = poisson_ci(round(m * n))
-    return lo / n, hi / n
 
 
 def share_mean_ci(m: float, se: float, n: int) -> tuple[float, float]:
