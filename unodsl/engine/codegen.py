@@ -29,6 +29,8 @@ from ..lang.emit import ExprEmitter, Namespace, literal
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..model import Face, Rule, Side, Variant
 from .actions import Decision
+from .backends.base import attach
+from .backends.compiled import compiled
 from .envvars import UNSET, direct, localised, steadied
 from .frames import Ask, new_for, new_repeat, new_while
 from .inliner import NOT_NONE, Facts, inline, inline_call, watched
@@ -39,9 +41,10 @@ _CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a varia
 
 def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn],
                     programs: Iterable[Program]) -> Variant:
-    """The same variant with generated conditions and program runners (backend
-    "compiled"). `conditions` and `programs` are those the checks compiled;
-    `origins` gives each closure's tree. The flow's programs (variant.flow) compile too."""
+    """The same variant with generated conditions, its games run by the generated module
+    (the backend "compiled", attached to it: backends/compiled.py). `conditions` and
+    `programs` are those the checks compiled; `origins` gives each closure's tree. The
+    flow's programs (variant.flow) compile too."""
     gen = _Module(variant, origins, has_rules=bool(variant.rules))
     conds = {fn: gen.condition(fn) for fn in dict.fromkeys(conditions) if fn in origins}
     # Every program (those inside others too) has a runner, from its first step or from a
@@ -78,11 +81,10 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     runners = {key: made[run] for key, (_, run) in runs.items()}
     keep = (*(p for p, _ in runs.values()), *(step for step, _ in loops.values()))  # keys stay alive
     generated = tuple(v for k, v in made.items() if k.startswith(("lam", "cond", "run", "loop_", "fire")))
-    swapped: Variant = _swap(variant, swap)
-    return dataclasses.replace(swapped, where=where, backend="compiled", runners=runners,
-                               loops={key: made[name] for key, (_, name) in loops.items()},
-                               fires={event: made[name] for event, name in fires.items()},
-                               generated=(*generated, *keep), source=source, cache={})
+    swapped: Variant = dataclasses.replace(_swap(variant, swap), where=where)
+    attach(swapped, compiled(runners, {key: made[name] for key, (_, name) in loops.items()},
+                             {event: made[name] for event, name in fires.items()}, source, (*generated, *keep)))
+    return swapped
 
 
 def _every_program(programs: Iterable[Program]) -> Iterator[Program]:
@@ -473,7 +475,7 @@ def _swap(obj: Any, swap: Mapping[Any, Any]) -> Any:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         changes = {}
         for f in dataclasses.fields(obj):
-            if f.name in ("where", "cache", "flow"):
+            if f.name in ("where", "flow"):
                 continue
             old = getattr(obj, f.name)
             new = _swap(old, swap)
