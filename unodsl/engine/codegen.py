@@ -15,7 +15,6 @@ place in the variant file it comes from.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import linecache
 import re
@@ -26,15 +25,17 @@ from typing import Any
 from ..errors import Pos, RunawayRound, VariantRuntimeError
 from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
+from ..lang.program import FOR, IF, LOOP, REPEAT, WHILE, Fn, Program
 from ..model import Face, Rule, Side, Variant
 from .actions import Decision
 from .backends.base import attach
 from .backends.compiled import compiled
 from .envvars import UNSET, direct, localised, steadied
 from .frames import Ask, new_for, new_repeat, new_while
-from .inliner import NOT_NONE, Facts, inline, inline_call, watched
-from .machine import ASK, PAUSED, WHILE_GUARD, Machine, decision, loud_flags
+from .inliner import NOT_NONE, Facts, inline, watched
+from .machine import ASK, PAUSED, loud_flags
+from .ops import AT, EMIT
+from .ops.loops import emit_resume
 
 _CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a variant loaded again reuses its code
 
@@ -169,78 +170,12 @@ class _Module:
         return out
 
     def step(self, step: Any, chain: list[str], ind: str, wheres: list[Any], at: int) -> list[str]:
+        """One step, as its op writes it (engine/ops/), then the rules it queued."""
         pause = [*(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
-        out = [f"{ind}{_AT}{at}"]
-        op = step[0]
-        if op == DO:
-            pre: list[str] = []
-            text, paused = self.value(step[1], pre, ind)
-            out += pre
-            if paused is not None:  # a flow step's `PAUSED if X else None`
-                out += [f"{ind}if {paused}:", *pause]
-            elif text is not None:
-                out += [f"{ind}if {text} is PAUSED:", *pause]
-        elif op == LET:
-            pre = []
-            text = self.expr(step[2], pre, ind)
-            out += [*pre, f"{ind}e[{literal(step[1])}] = {text}"]
-        elif op == CHOOSE:
-            out += self.choose(step, pause, ind)
-        elif op == IF:
-            pre = []
-            text = self.expr(step[1], pre, ind)
-            then = self.block(step[2], chain, ind + "    ", wheres) or [f"{ind}    pass"]
-            out += [*pre, f"{ind}if {text}:", *then]
-            if step[3]:
-                out += [f"{ind}else:", *self.block(step[3], chain, ind + "    ", wheres)]
-            if self.has_rules:  # the rules this step queued are its own (as perform places them)
-                out.append(f"{ind}{_AT}{at}")
-        else:  # FOR, WHILE, REPEAT, LOOP: Machine._loop's: the loop's runner (its body in a Python loop)
-            pre = []
-            if op == FOR:
-                start = f"g.for_items({self.expr(step[2], pre, ind)}, {len(step[3]) or 1}), 0"
-            elif op == REPEAT:
-                start = f"None, g.repeats({self.expr(step[1], pre, ind)}, {len(step[2]) or 1})"
-            else:
-                start = f"None, {WHILE_GUARD if op == WHILE else None}"
-            out += [*pre, f"{ind}if {self.loop_name(step)}(g, e, {start}):", *pause]
-            if self.has_rules:  # (as after an if)
-                out.append(f"{ind}{_AT}{at}")
+        out = [f"{ind}{AT}{at}", *EMIT[step[0]](self, step, chain, pause, ind, wheres, at)]
         if self.has_rules:
             out += [f"{ind}if g._queue and g.drain():", *pause]
         return out
-
-    def loop(self, step: Any, ind: str, wheres: list[Any]) -> list[str]:
-        """A loop step going on where its frame stood (`items` and `k`: see loop_runner), its
-        body inline in a Python loop. A wait inside the body leaves the body's frames, then
-        the loop's frame (where it stands)."""
-        ref = self.ns.add(step, "loop")
-        k = f"k{len(wheres)}"
-        op = step[0]
-        tail: list[str] = []
-        if op == FOR:
-            body = step[3]
-            lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    e[{literal(step[1])}] = items[{k}]"]
-            frame = f"g._paused.append(new_for(({ref}, items, {k} + 1, e)))"
-        elif op == WHILE:
-            body, pre = step[2], list[str]()
-            lines = [f"{ind}for {k} in range(k):", f"{ind}    {_AT}0"]
-            text = self.expr(step[1], pre, ind + "    ")
-            lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
-                      f"{ind}    g.charge({len(body) or 1})"]
-            frame = f"g._paused.append(new_while(({ref}, e, k - {k} - 1)))"
-            tail = [f"{ind}else:", f"{ind}    {_AT}0", f"{ind}    g.endless()"]
-        elif op == LOOP:  # the flow's own loop: unguarded (its steps have guards of their own)
-            body, pre = step[2], list[str]()
-            text = self.expr(step[1], pre, ind + "    ")
-            lines = [f"{ind}while True:", f"{ind}    {_AT}0", *pre, f"{ind}    if not {text}:", f"{ind}        break"]
-            frame = f"g._paused.append(new_while(({ref}, e, None)))"
-        else:  # REPEAT
-            body = step[2]
-            lines = [f"{ind}for {k} in range(k):"]
-            frame = f"g._paused.append(new_repeat(({ref}, e, k - {k} - 1)))"
-        inner = self.block(body, [frame, "True"], ind + "    ", wheres)
-        return lines + (inner or [f"{ind}    pass"]) + tail
 
     def loop_name(self, step: Any) -> str:
         """The name of the runner of a loop step (written once: see loop_runner)."""
@@ -254,38 +189,10 @@ class _Module:
         """`def loop_N(g, e, items, k)`: a loop step going on where its frame stood, as
         Machine._for (`items`, from item `k`), _while and _repeat (`k` iterations left) do."""
         wheres: list[Any] = [step[-1]]
-        body = self.loop(step, "        ", wheres)
+        body = emit_resume(self, step, "        ", wheres)
         table = self.ns.add(tuple(wheres), "where")
         text = _guarded(f"{name}(g, e, items, k)", step[-1], body, table, name, [])
         self.defs.append(localised(steadied(text)) if step[0] == LOOP else text)  # (the flow's loops: hot)
-
-    def choose(self, step: Any, pause: list[str], ind: str) -> list[str]:
-        """A CHOOSE step: as Machine.perform's, the rules queued so far first."""
-        var = literal(step[1])
-        pre: list[str] = []
-        text = self.expr(step[2], pre, ind, choose=True)
-        own = step[2] not in self.origins  # the flow's own choice: g.ask in place
-        split = _split_choice(text, self.ns.add(decision, "decision")) if own and text else None
-        if split is None:
-            lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
-        elif split[0] is None:  # `decision(…)` alone: the variant's facts left no answer to take
-            lines = [*pre, f"{ind}asked = {split[2]}", f"{ind}if True:  # (always a decision: see facts)"]
-        else:  # `X if C else decision(…)`: X is taken without asking, the decision asked
-            test, taken, made = split
-            lines = [*pre, f"{ind}if {test}:", f"{ind}    asked = {taken}", f"{ind}else:", f"{ind}    asked = {made}"]
-        if self.has_rules:
-            lines += [f"{ind}    if g._queue and g.drain():",
-                      f"{ind}        g._paused.append(Ask({var}, asked, e))",
-                      *("    " + line for line in pause)]
-        asking = f"asked = g.ask(asked, {var}, e)"
-        body = inline_call(Machine, asking, self.facts) if own else None
-        if body is None:
-            lines.append(f"{ind}    {asking}")
-        else:
-            self.inlined += 1
-            lines += body.render(self.ns, f"i{self.inlined}_", ind + "    ")[0]
-        lines += [f"{ind}    if asked is ASK:", *("    " + line for line in pause), f"{ind}e[{var}] = asked"]
-        return lines
 
     def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None:
         """The text of a step's closure: from its origin, or the body of a flow step in place
@@ -316,7 +223,7 @@ def _guarded(signature: str, where: Any, body: list[str], table: str, name: str,
     then `after`, and False: it did not pause."""
     return "\n".join([f"def {signature}:",
                       f"    # {_place(where[0])}: {_comment(where[1])}" if _placed(where) else "    # (the flow)",
-                      f"    {_AT}0",
+                      f"    {AT}0",
                       "    try:",
                       *body,
                       "    except (VariantRuntimeError, RecursionError, RunawayRound):",
@@ -325,22 +232,6 @@ def _guarded(signature: str, where: Any, body: list[str], table: str, name: str,
                       f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
                       *after,
                       "    return False"])
-
-
-def _split_choice(text: str, made: str) -> tuple[str | None, str | None, str] | None:
-    """A flow chooser's value `X if C else made(…)` as (C, X, made(…)), or `made(…)` alone
-    as (None, None, made(…)): the flow's steps give an answer (never a Decision) or a
-    decision they make (flow.turn_choice)."""
-    try:
-        node = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError:
-        return None
-    match node:
-        case ast.Call(func=ast.Name(id=name)) if name == made:
-            return None, None, ast.unparse(node)
-        case ast.IfExp(test=test, body=taken, orelse=ast.Call(func=ast.Name(id=name)) as asked) if name == made:
-            return ast.unparse(test), ast.unparse(taken), ast.unparse(asked)
-    return None
 
 
 def facts(variant: Variant) -> Facts:
@@ -402,11 +293,6 @@ def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
     return "\n".join(lines)
 
 
-# The step a line of a runner belongs to is marked by a comment, not a variable set on
-# the hot path: a fault finds its step from the line it passed (see _at).
-_AT = "#@"
-
-
 def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
     """For each function of the module, `NAME_lines`: (line, step) at each step's mark."""
     tables: dict[str, list[tuple[int, int]]] = {}
@@ -416,8 +302,8 @@ def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
             current = tables.setdefault(line[4:line.index("(")] + "_lines", [])
         elif current is not None:
             stripped = line.lstrip()
-            if stripped.startswith(_AT):
-                current.append((number, int(stripped[len(_AT):])))
+            if stripped.startswith(AT):
+                current.append((number, int(stripped[len(AT):])))
     return {name: tuple(marks) for name, marks in tables.items()}
 
 

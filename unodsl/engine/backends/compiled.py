@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...lang.program import Program, Step
+from ..ops import loops as loop_ops
 from . import interpreted
 from .base import Backend
 
@@ -31,15 +32,15 @@ def compiled(runners: Mapping[int, Callable[..., bool]], loops: Mapping[int, Cal
 
     def resume_for(g: Any, step: Step, items: tuple[Any, ...], k: int, env: Env) -> bool:
         loop = loop_of(id(step))
-        return interpreted.resume_for(g, step, items, k, env) if loop is None else loop(g, env, items, k)
+        return loop_ops.resume_for(g, step, items, k, env) if loop is None else loop(g, env, items, k)
 
     def resume_while(g: Any, step: Step, env: Env, left: int | None) -> bool:
         loop = loop_of(id(step))
-        return interpreted.resume_while(g, step, env, left) if loop is None else loop(g, env, None, left)
+        return loop_ops.resume_while(g, step, env, left) if loop is None else loop(g, env, None, left)
 
     def resume_repeat(g: Any, step: Step, env: Env, left: int) -> bool:
         loop = loop_of(id(step))
-        return interpreted.resume_repeat(g, step, env, left) if loop is None else loop(g, env, None, left)
+        return loop_ops.resume_repeat(g, step, env, left) if loop is None else loop(g, env, None, left)
 
     return Backend("compiled", perform, resume_for, resume_while, resume_repeat, fires, runners,
                    source=source, generated=generated)

@@ -1,5 +1,6 @@
-"""The interpreter: a variant's programs run step by step over their closures. The
-reference backend, which the generated code (compiled.py) is checked against.
+"""The interpreter: a variant's programs run step by step over their closures, each step
+as its op runs it (engine/ops/). The reference backend, which the generated code
+(compiled.py) is checked against.
 
 `perform` runs a program from a step to its end, or until a player must be asked: then
 every level the stop returns through leaves the frame that goes on from where it stood
@@ -12,11 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import RunawayRound, VariantRuntimeError
-from ...lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, WHILE, Program, Step
+from ...lang.program import Program
 from ...model import Rule, Variant
-from ..actions import Decision
-from ..frames import Ask, For, Repeat, While
-from ..machine import ASK, PAUSED, WHILE_GUARD
+from ..ops import RUN
+from ..ops.loops import resume_for, resume_repeat, resume_while
 from .base import Backend
 
 Env = dict[str, Any]
@@ -29,36 +29,15 @@ def interpreter(variant: Variant) -> Backend:
 
 def perform(g: Any, program: Program, env: Env, start: int = 0, leave: int = 0) -> bool:
     """Run `program` from step `start` to its end (False), or until a player must be
-    asked (True: the frames that finish it are in the pause). Rules queued by a step run
-    after it. `leave`: finishing ends a level of nesting (see Machine.run)."""
+    asked (True: the frames that finish it are in the pause). Each step runs as its op
+    says (engine/ops/); the rules it queued run after it. `leave`: finishing ends a level
+    of nesting (see Machine.run)."""
     i = start - 1
     step: Any = None
     try:  # free unless something fails: then the failing step is known
         for step in program[start:] if start else program:
             i += 1  # this step's index (cheaper than range and indexing)
-            op = step[0]
-            if op == DO:
-                if step[1](g, env) is PAUSED:  # an effect that runs a program (play, apply)
-                    return g.pause(program, i + 1, env, leave)  # type: ignore[no-any-return]
-            elif op == LET:
-                env[step[1]] = step[2](g, env)
-            elif op == CHOOSE:
-                asked = step[2](g, env)
-                if type(asked) is Decision:
-                    if g._queue and g.drain():  # the rules queued so far run first
-                        g._paused.append(Ask(step[1], asked, env))
-                        return g.pause(program, i + 1, env, leave)  # type: ignore[no-any-return]
-                    asked = g.ask(asked, step[1], env)
-                    if asked is ASK:
-                        return g.pause(program, i + 1, env, leave)  # type: ignore[no-any-return]
-                env[step[1]] = asked
-            elif op == IF:
-                body = step[2] if step[1](g, env) else step[3]
-                if body and perform(g, body, env):
-                    return g.pause(program, i + 1, env, leave)  # type: ignore[no-any-return]
-            elif loop(g, step, env):
-                return g.pause(program, i + 1, env, leave)  # type: ignore[no-any-return]
-            if g._queue and g.drain():
+            if RUN[step[0]](g, step, env) or (g._queue and g.drain()):
                 return g.pause(program, i + 1, env, leave)  # type: ignore[no-any-return]
     except (VariantRuntimeError, RecursionError, RunawayRound):
         raise
@@ -66,61 +45,6 @@ def perform(g: Any, program: Program, env: Env, start: int = 0, leave: int = 0) 
         raise g.fault(err, step[-1] if step else None) from err
     if leave:
         g._depth -= 1
-    return False
-
-
-def loop(g: Any, step: Step, env: Env) -> bool:
-    """A FOR, WHILE, REPEAT or LOOP step; True if an iteration paused (its loop frame
-    is then in the pause). User loops are charged to the turn's work budget."""
-    op = step[0]
-    if op == FOR:
-        return resume_for(g, step, g.for_items(step[2](g, env), len(step[3]) or 1), 0, env)
-    if op == WHILE:
-        return resume_while(g, step, env, WHILE_GUARD)
-    if op == LOOP:
-        return resume_while(g, step, env, None)
-    return resume_repeat(g, step, env, g.repeats(step[1](g, env), len(step[2]) or 1))  # REPEAT
-
-
-def resume_for(g: Any, step: Step, items: tuple[Any, ...], k: int, env: Env) -> bool:
-    """A for loop from item `k` of `items`."""
-    var, body = step[1], step[3]
-    for j in range(k, len(items)):
-        env[var] = items[j]
-        if perform(g, body, env):
-            g._paused.append(For(step, items, j + 1, env))
-            return True
-    return False
-
-
-def resume_while(g: Any, step: Step, env: Env, left: int | None) -> bool:
-    """A while loop with at most `left` more iterations; `left` None: the flow's own loop
-    (rounds, turns), unguarded and uncharged: its steps have guards of their own."""
-    cond, body = step[1], step[2]
-    if left is None:
-        while cond(g, env):
-            if perform(g, body, env):
-                g._paused.append(While(step, env, None))
-                return True
-        return False
-    work = len(body) or 1
-    for k in range(left):
-        if not cond(g, env):
-            return False
-        g.charge(work)
-        if perform(g, body, env):
-            g._paused.append(While(step, env, left - k - 1))
-            return True
-    g.endless()
-    return False  # (never: endless raises)
-
-
-def resume_repeat(g: Any, step: Step, env: Env, left: int) -> bool:
-    """A repeat loop with `left` iterations to go."""
-    for k in range(left):
-        if perform(g, step[2], env):
-            g._paused.append(Repeat(step, env, left - k - 1))
-            return True
     return False
 
 

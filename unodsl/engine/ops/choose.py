@@ -1,0 +1,80 @@
+"""CHOOSE: a question put to a player (or answered at once), its answer bound to a variable.
+
+The rules queued before the question run first; a question with one option, or asked of
+an agent inside the engine's loop, is answered at once (Machine.ask); otherwise the game
+stops there, and the answer is bound when it comes.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from ...lang.emit import literal
+from ..actions import Decision
+from ..frames import Ask
+from ..inliner import inline_call
+from ..machine import ASK, Machine, decision
+from .base import Writer
+
+Env = dict[str, Any]
+
+
+def run_choose(g: Any, step: Any, env: Env) -> bool:
+    """`name = choice`: True if the game must stop for the answer (or for a rule queued
+    before the question that paused: the question is then put off, in an Ask frame)."""
+    asked = step[2](g, env)
+    if type(asked) is Decision:
+        if g._queue and g.drain():  # the rules queued so far run first
+            g._paused.append(Ask(step[1], asked, env))
+            return True
+        asked = g.ask(asked, step[1], env)
+        if asked is ASK:
+            return True
+    env[step[1]] = asked
+    return False
+
+
+def emit_choose(w: Writer, step: Any, chain: list[str], pause: list[str], ind: str, wheres: list[Any],
+                at: int) -> list[str]:
+    var = literal(step[1])
+    pre: list[str] = []
+    text = w.expr(step[2], pre, ind, choose=True)
+    own = step[2] not in w.origins  # the flow's own choice: g.ask in place
+    split = _split_choice(text, w.ns.add(decision, "decision")) if own and text else None
+    if split is None:
+        lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
+    elif split[0] is None:  # `decision(…)` alone: the variant's facts left no answer to take
+        lines = [*pre, f"{ind}asked = {split[2]}", f"{ind}if True:  # (always a decision: see facts)"]
+    else:  # `X if C else decision(…)`: X is taken without asking, the decision asked
+        test, taken, made = split
+        lines = [*pre, f"{ind}if {test}:", f"{ind}    asked = {taken}", f"{ind}else:", f"{ind}    asked = {made}"]
+    if w.has_rules:
+        lines += [f"{ind}    if g._queue and g.drain():",
+                  f"{ind}        g._paused.append(Ask({var}, asked, e))",
+                  *("    " + line for line in pause)]
+    asking = f"asked = g.ask(asked, {var}, e)"
+    body = inline_call(Machine, asking, w.facts) if own else None
+    if body is None:
+        lines.append(f"{ind}    {asking}")
+    else:
+        w.inlined += 1
+        lines += body.render(w.ns, f"i{w.inlined}_", ind + "    ")[0]
+    lines += [f"{ind}    if asked is ASK:", *("    " + line for line in pause), f"{ind}e[{var}] = asked"]
+    return lines
+
+
+def _split_choice(text: str, made: str) -> tuple[str | None, str | None, str] | None:
+    """A flow chooser's value `X if C else made(…)` as (C, X, made(…)), or `made(…)` alone
+    as (None, None, made(…)): the flow's steps give an answer (never a Decision) or a
+    decision they make (flow.turn_choice)."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    match node:
+        case ast.Call(func=ast.Name(id=name)) if name == made:
+            return None, None, ast.unparse(node)
+        case ast.IfExp(test=test, body=taken, orelse=ast.Call(func=ast.Name(id=name)) as asked) if name == made:
+            return ast.unparse(test), ast.unparse(taken), ast.unparse(asked)
+    return None
