@@ -19,13 +19,14 @@ import dataclasses
 import linecache
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import PurePath
 from types import CodeType, MappingProxyType
 from typing import Any
 
 from ..errors import Pos, RunawayRound, VariantRuntimeError
 from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..lang.program import FOR, IF, LOOP, REPEAT, WHILE, Fn, Program
+from ..lang.program import CHOOSE, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..model import Face, Rule, Side, Variant
 from .actions import Decision
 from .backends.base import attach
@@ -172,7 +173,7 @@ class _Module:
     def step(self, step: Any, chain: list[str], ind: str, wheres: list[Any], at: int) -> list[str]:
         """One step, as its op writes it (engine/ops/), then the rules it queued."""
         pause = [*(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
-        out = [f"{ind}{AT}{at}", *EMIT[step[0]](self, step, chain, pause, ind, wheres, at)]
+        out = [f"{ind}{AT}{at} {_heading(step)}", *EMIT[step[0]](self, step, chain, pause, ind, wheres, at)]
         if self.has_rules:
             out += [f"{ind}if g._queue and g.drain():", *pause]
         return out
@@ -276,21 +277,31 @@ def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
         pre: list[str] = []
         copy = False  # the condition binds a variable in its env: give it a copy of the fields
         if rule.cond is None:
-            test = "True"
+            test = ""
         elif origin is None:
             test, copy = f"{ns.add(rule.cond, 'cond')}(g, e)", True
         else:
             emit = ExprEmitter(ns, defs, origin)
             test = emit.expr(origin.node, pre, "        ")
             copy = emit.writes_env
-        lines += ["        e = dict(data)" if copy else "        e = data", *pre, f"        if {test}:",
-                  "            if g._tell_rules:",
-                  f"                g.emit('rule_fired', {{'player': data['player'], 'rule': {literal(rule.name)}, "
+        reads = copy or _READS_ENV.search("\n".join([*pre, test])) is not None  # (else `e` is not needed)
+        if reads:
+            lines.append("        e = dict(data)" if copy else "        e = data")
+        ind = "            "
+        if rule.cond is None:  # (queued whenever the event is told)
+            ind = "        "
+        else:
+            lines += [*pre, f"        if {test}:"]
+        lines += [f"{ind}if g._tell_rules:",
+                  f"{ind}    g.emit('rule_fired', {{'player': data['player'], 'rule': {literal(rule.name)}, "
                   f"'event': {literal(event)}}})",
-                  f"            queue.append(({body}, {'e' if copy else 'dict(data)'}))"]
+                  f"{ind}queue.append(({body}, {'e' if copy else 'dict(data)'}))"]
     lines += ["    except VariantRuntimeError:", "        raise", "    except Exception as err:",
               f"        raise g.fault(err, {conds}[at]) from err"]
     return "\n".join(lines)
+
+
+_READS_ENV = re.compile(r"\be\b")  # the variables' name in emitted text (lang/emit.py)
 
 
 def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
@@ -303,7 +314,7 @@ def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
         elif current is not None:
             stripped = line.lstrip()
             if stripped.startswith(AT):
-                current.append((number, int(stripped[len(AT):])))
+                current.append((number, int(stripped[len(AT):].split(" ", 1)[0])))
     return {name: tuple(marks) for name, marks in tables.items()}
 
 
@@ -324,6 +335,18 @@ def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
     for rule in variant.rules:
         subs[rule.event] = (*subs.get(rule.event, ()), rule)
     return subs
+
+
+def _heading(step: Any) -> str:
+    """What a step's block is headed by: the place in the variant file it was compiled from
+    and its text, or for a step of the flow (flow.py), the function it runs."""
+    where = step[-1]
+    if _placed(where):  # (the file by name: the function's own heading names it in full)
+        pos = where[0]
+        return _comment(f"{PurePath(pos.file).name}:{pos.line}:{pos.col}: {where[1]}")
+    op = step[0]
+    fn = step[2] if op in (LET, CHOOSE, FOR) else step[1]
+    return f"(the flow: {_comment(getattr(fn, '__name__', 'a step'))})"
 
 
 def _placed(where: Any) -> bool:

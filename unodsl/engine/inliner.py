@@ -337,6 +337,7 @@ def _simplified(body: list[ast.stmt], facts: dict[str, Any], outer: set[str]) ->
     folder = _Folder(facts)
     while True:
         body = _block([folder.visit(stmt) for stmt in body])
+        body = _undead(body, outer)
         copies = _copies(body, outer)
         if not copies:
             return body
@@ -344,6 +345,39 @@ def _simplified(body: list[ast.stmt], facts: dict[str, Any], outer: set[str]) ->
         for node in ast.walk(ast.Module(body=body, type_ignores=[])):
             if isinstance(node, (ast.If, ast.For, ast.While, ast.Try, ast.ExceptHandler, ast.With)) and not node.body:
                 node.body = [ast.Pass()]  # (its only statement was a copy)
+
+
+def _undead(body: list[ast.stmt], outer: set[str]) -> list[ast.stmt]:
+    """`body` without the locals a fold left unread: `x = v` goes if `v` only reads, else
+    becomes the statement `v` (a call kept for its effect); until none is left."""
+    while True:
+        tree = ast.Module(body=body, type_ignores=[])
+        read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+        read |= {n.target.id for n in ast.walk(tree) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+        dead = _Undead(read | outer)
+        body = _block([dead.visit(stmt) for stmt in body])
+        if not dead.changed:
+            return body
+        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+            if isinstance(node, (ast.If, ast.For, ast.While, ast.Try, ast.ExceptHandler, ast.With)) and not node.body:
+                node.body = [ast.Pass()]  # (its only statement was dead)
+
+
+class _Undead(ast.NodeTransformer):
+    """Each `name = value` whose name is never read (see _undead)."""
+
+    def __init__(self, read: set[str]) -> None:
+        self.read = read
+        self.changed = False
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        match node.targets:
+            case [ast.Name(id=name)] if name not in self.read:
+                self.changed = True
+                if _reads(node.value):
+                    return None
+                return ast.copy_location(ast.Expr(node.value), node)
+        return node
 
 
 def _block(nodes: list[Any]) -> list[ast.stmt]:

@@ -42,25 +42,27 @@ def emit_choose(w: Writer, step: Any, chain: list[str], pause: list[str], ind: s
     text = w.expr(step[2], pre, ind, choose=True)
     own = step[2] not in w.origins  # the flow's own choice: g.ask in place
     split = _split_choice(text, w.ns.add(decision, "decision")) if own and text else None
+    inner = ind + "    "  # the lines that ask (under the test that it is a decision)
     if split is None:
         lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
     elif split[0] is None:  # `decision(…)` alone: the variant's facts left no answer to take
-        lines = [*pre, f"{ind}asked = {split[2]}", f"{ind}if True:  # (always a decision: see facts)"]
+        lines, inner = [*pre, f"{ind}asked = {split[2]}"], ind
     else:  # `X if C else decision(…)`: X is taken without asking, the decision asked
         test, taken, made = split
         lines = [*pre, f"{ind}if {test}:", f"{ind}    asked = {taken}", f"{ind}else:", f"{ind}    asked = {made}"]
+    more = "" if inner == ind else "    "  # (pause is written for the lines under the test)
     if w.has_rules:
-        lines += [f"{ind}    if g._queue and g.drain():",
-                  f"{ind}        g._paused.append(Ask({var}, asked, e))",
-                  *("    " + line for line in pause)]
+        lines += [f"{inner}if g._queue and g.drain():",
+                  f"{inner}    g._paused.append(Ask({var}, asked, e))",
+                  *(more + line for line in pause)]
     asking = f"asked = g.ask(asked, {var}, e)"
     body = inline_call(Machine, asking, w.facts) if own else None
     if body is None:
-        lines.append(f"{ind}    {asking}")
+        lines.append(f"{inner}{asking}")
     else:
         w.inlined += 1
-        lines += body.render(w.ns, f"i{w.inlined}_", ind + "    ")[0]
-    lines += [f"{ind}    if asked is ASK:", *("    " + line for line in pause), f"{ind}e[{var}] = asked"]
+        lines += body.render(w.ns, f"i{w.inlined}_", inner)[0]
+    lines += [f"{inner}if asked is ASK:", *(more + line for line in pause), f"{ind}e[{var}] = asked"]
     return lines
 
 

@@ -122,7 +122,10 @@ def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
     elif op == LOOP:  # the flow's own loop: unguarded (its steps have guards of their own)
         body, pre = step[2], list[str]()
         text = w.expr(step[1], pre, ind + "    ")
-        lines = [f"{ind}while True:", f"{ind}    {AT}0", *pre, f"{ind}    if not {text}:", f"{ind}        break"]
+        if pre:  # the test needs lines of its own before it
+            lines = [f"{ind}while True:", f"{ind}    {AT}0", *pre, f"{ind}    if not {text}:", f"{ind}        break"]
+        else:  # (a fault in the test is placed by the runner's first mark, before it)
+            lines = [f"{ind}while {text}:"]
         frame = f"g._paused.append(new_while(({ref}, e, None)))"
     else:  # REPEAT
         body = step[2]
