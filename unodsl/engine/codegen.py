@@ -1,12 +1,14 @@
 """A checked variant → one generated Python module: its conditions as functions, and for
 every program — its effects, its rules, and the flow of rounds and turns (flow.py) — a
-runner that does what `Machine.perform` does with it, from its first step or from any
-step it stopped before.
+runner that does what the interpreter (backends/interpreted.py) does with it, from its
+first step or from any step it stopped before. The module is the compiled backend's
+(backends/compiled.py), attached to the variant.
 
 The module is written from the checked trees only (lang/emit.py says how, and why that
 is safe), compiled once per variant and run with nothing but its Namespace. A runner
-runs its program's steps as straight-line code (loops as Python loops, the bodies of the
-hot flow steps in place: inliner.py); where a step must wait for a player it leaves
+runs its program's steps as straight-line code, each step as its op writes it (ops/:
+loops as Python loops, the bodies of the hot flow steps in place: inliner.py); where a
+step must wait for a player it leaves
 exactly the frames `perform` leaves (frames.py), so the state holds the variant's
 programs and a step number, never a generated function's frame, and stays a value; the
 game goes on in generated code when the answer comes. Each piece of the module names the
@@ -144,7 +146,7 @@ class _Module:
         return name
 
     def runner(self, program: Program) -> str:
-        """`def run_N(g, e, leave=0, start=0)`: Machine.perform(program, e, start, leave), as code."""
+        """`def run_N(g, e, leave=0, start=0)`: the interpreter's perform(g, program, e, start, leave), as code."""
         name = self.ns.fresh("run")
         wheres: list[Any] = []
         body = self.block(program, [], "        ", wheres, resume=True)
@@ -188,7 +190,8 @@ class _Module:
 
     def loop_runner(self, step: Any, name: str) -> None:
         """`def loop_N(g, e, items, k)`: a loop step going on where its frame stood, as
-        Machine._for (`items`, from item `k`), _while and _repeat (`k` iterations left) do."""
+        ops/loops.py's resume_for (`items`, from item `k`), resume_while and resume_repeat (`k`
+        iterations left) do."""
         wheres: list[Any] = [step[-1]]
         body = emit_resume(self, step, "        ", wheres)
         table = self.ns.add(tuple(wheres), "where")
@@ -261,12 +264,12 @@ def facts(variant: Variant) -> Facts:
 
 def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
          origins: Origins, name: str) -> str:
-    """`def NAME(g, data)`: what Machine.emit does with `event`'s rules, rule by rule: its
+    """`def NAME(g, data)`: what the interpreter's fire does with `event`'s rules, rule by rule: its
     condition inline, read from the event's fields (copied first if a lambda in it may
     bind a variable), and its body queued with its own copy of the fields."""
     conds = ns.add(tuple(rule.cond for rule in rules), "conds")
     lines = [f"def {name}(g, data):",
-             f"    # The rules on {event}: Machine.emit's loop over them, unrolled.",
+             f"    # The rules on {event}: the interpreter's fire over them, unrolled.",
              "    queue = g._queue",
              "    at = 0",
              "    try:"]
