@@ -206,6 +206,18 @@ class _Module:
             return ExprEmitter(self.ns, self.defs, origin).expr(origin.node, pre, ind, choose)
         return self.value(fn, pre, ind)[0]
 
+    def chooser(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, tuple[str | None, str | None, str] | None]:
+        """A chooser of the flow (a CHOOSE step's own function), as value gives it, and its
+        value's parts when it answers without asking or asks (inliner.Inline.asking)."""
+        body = inline(fn, self.facts)
+        if body is None:
+            return f"{self.ns.add(fn, 'step')}(g, e)", None
+        self.inlined += 1
+        prefix = f"i{self.inlined}_"
+        lines, value, _ = body.render(self.ns, prefix, ind)
+        pre += lines
+        return value, body.asking(self.ns, prefix)
+
     def value(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, str | None]:
         """expr's text, and for a flow step put in place whose value says whether it paused
         (`PAUSED if X else None`), the test X."""

@@ -33,11 +33,12 @@ class Inline:
     whose value is `PAUSED if X else None` — the test X (it paused exactly when X holds)."""
 
     def __init__(self, lines: list[str], value: str | None, globals_: dict[str, Any],
-                 paused: str | None = None) -> None:
+                 paused: str | None = None, asks: tuple[str | None, str | None, str] | None = None) -> None:
         self.lines = lines
         self.value = value
         self.globals = globals_
         self.paused = paused
+        self.asks = asks  # a chooser's value `X if C else decision(…)` as (C, X, decision(…)); C, X None: always asks
 
     def render(self, ns: Namespace, prefix: str, ind: str) -> tuple[list[str], str | None, str | None]:
         """The body's lines, indented by `ind`, its value in brackets (None: it gives none),
@@ -47,6 +48,17 @@ class Inline:
         lines = [ind + line.format_map(names) for line in self.lines]
         value = None if self.value is None else "(" + self.value.format_map(names) + ")"
         return lines, value, None if self.paused is None else "(" + self.paused.format_map(names) + ")"
+
+    def asking(self, ns: Namespace, prefix: str) -> tuple[str | None, str | None, str] | None:
+        """A chooser's value as (C, X, decision(…)): it answers X without asking when C holds,
+        else asks; (None, None, decision(…)): it always asks. None: its value is another shape."""
+        if self.asks is None:
+            return None
+        names = {name: ns.add(obj, name) for name, obj in self.globals.items()}
+        names["p"] = prefix
+        test, taken, made = self.asks
+        return (None if test is None else test.format_map(names), None if taken is None else taken.format_map(names),
+                made.format_map(names))
 
 
 Facts = frozenset[tuple[str, Any]]  # what is known of a game of one variant: (attribute, value)
@@ -87,9 +99,16 @@ def inline(fn: Callable[..., Any], facts: Facts = frozenset()) -> Inline | None:
         case ast.IfExp(test=test, body=ast.Name(id=then), orelse=ast.Constant(value=None)) if (
                 then == f"{_GLOBAL}PAUSED{_END}"):
             paused = _escape(ast.unparse(test))
+    asks: tuple[str | None, str | None, str] | None = None
+    match value:  # a chooser of the flow: an answer taken without asking, or a decision it makes
+        case ast.Call(func=ast.Name(id=made)) if made == f"{_GLOBAL}decision{_END}" and text is not None:
+            asks = (None, None, text)
+        case ast.IfExp(test=test, body=taken, orelse=ast.Call(func=ast.Name(id=made)) as asked) if (
+                made == f"{_GLOBAL}decision{_END}"):
+            asks = (_escape(ast.unparse(test)), _escape(ast.unparse(taken)), _escape(ast.unparse(asked)))
     if renamer.unknown:
         return None
-    return Inline(lines, text, found, paused)
+    return Inline(lines, text, found, paused, asks)
 
 
 @cache

@@ -26,6 +26,9 @@ class Writer(Protocol):
 
     def value(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, str | None]: ...
 
+    def chooser(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, tuple[str | None, str | None, str] | None]:
+        ...
+
     def block(self, program: Program, outer: list[str], ind: str, wheres: list[Any],
               resume: bool = False) -> list[str]: ...
 

@@ -7,14 +7,13 @@ stops there, and the answer is bound when it comes.
 
 from __future__ import annotations
 
-import ast
 from typing import Any
 
 from ...lang.emit import literal
 from ..actions import Decision
 from ..frames import Ask
 from ..inliner import inline_call
-from ..machine import ASK, Machine, decision
+from ..machine import ASK, Machine
 from .base import Writer
 
 Env = dict[str, Any]
@@ -39,9 +38,8 @@ def emit_choose(w: Writer, step: Any, chain: list[str], pause: list[str], ind: s
                 at: int) -> list[str]:
     var = literal(step[1])
     pre: list[str] = []
-    text = w.expr(step[2], pre, ind, choose=True)
     own = step[2] not in w.origins  # the flow's own choice: g.ask in place
-    split = _split_choice(text, w.ns.add(decision, "decision")) if own and text else None
+    text, split = w.chooser(step[2], pre, ind) if own else (w.expr(step[2], pre, ind, choose=True), None)
     inner = ind + "    "  # the lines that ask (under the test that it is a decision)
     if split is None:
         lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
@@ -65,18 +63,3 @@ def emit_choose(w: Writer, step: Any, chain: list[str], pause: list[str], ind: s
     lines += [f"{inner}if asked is ASK:", *(more + line for line in pause), f"{ind}e[{var}] = asked"]
     return lines
 
-
-def _split_choice(text: str, made: str) -> tuple[str | None, str | None, str] | None:
-    """A flow chooser's value `X if C else made(…)` as (C, X, made(…)), or `made(…)` alone
-    as (None, None, made(…)): the flow's steps give an answer (never a Decision) or a
-    decision they make (flow.turn_choice)."""
-    try:
-        node = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError:
-        return None
-    match node:
-        case ast.Call(func=ast.Name(id=name)) if name == made:
-            return None, None, ast.unparse(node)
-        case ast.IfExp(test=test, body=taken, orelse=ast.Call(func=ast.Name(id=name)) as asked) if name == made:
-            return ast.unparse(test), ast.unparse(taken), ast.unparse(asked)
-    return None
