@@ -15,7 +15,7 @@ from math import floor
 from typing import Any
 
 from ...errors import RuntimeFault
-from ..game import Game
+from ..reach import Game
 from .registry import REGISTRY
 
 effect = REGISTRY.effect

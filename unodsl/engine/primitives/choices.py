@@ -8,8 +8,8 @@ from __future__ import annotations
 from ...errors import RuntimeFault
 from ..actions import Decision
 from ..cards import Card
-from ..game import Game
 from ..machine import decision
+from ..reach import Game
 from .registry import REGISTRY
 
 choice = REGISTRY.choice

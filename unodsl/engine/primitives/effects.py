@@ -11,7 +11,8 @@ from ...errors import GameError, RuntimeFault
 from ...lang.program import Lambda
 from ..cards import Card
 from ..flow import JUMP_IN
-from ..game import PAUSED, Game
+from ..machine import PAUSED
+from ..reach import Game
 from .registry import AT, REGISTRY, place, word
 
 effect = REGISTRY.effect

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card
-from ..game import Game
+from ..reach import Game
 from .registry import REGISTRY, Pred
 
 query = REGISTRY.query
