@@ -34,8 +34,9 @@ from .actions import Decision
 from .backends.base import attach
 from .backends.compiled import compiled
 from .envvars import UNSET, direct, localised, steadied
+from .folding import NOT_NONE, Facts, watched
 from .frames import Ask, new_for, new_repeat, new_while
-from .inliner import NOT_NONE, Facts, inline, watched
+from .inliner import inline
 from .machine import ASK, PAUSED, loud_flags
 from .ops import AT, EMIT
 from .ops.loops import emit_resume
