@@ -2,8 +2,8 @@
 
 `default` and `ci` are derandomized: the same examples every run, so that a test
 run (and the CI gate) never fails by luck. `ci` (40 examples, five times the default)
-keeps CI's long property runs, in parallel on two cores, near a quarter of an hour. `explore` draws fresh random examples,
-many of them, to look for new failures:
+keeps CI's long property runs, in parallel on two cores, near a quarter of an hour.
+`explore` draws fresh random examples, many of them, to look for new failures:
 
     HYPOTHESIS_PROFILE=explore pytest -m "slow or not slow" tests/property
 """

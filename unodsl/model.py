@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -204,7 +204,9 @@ class Tunable:
 
 @dataclass(frozen=True)
 class Variant:
-    """A checked, compiled variant: everything the engine needs, nothing else."""
+    """A checked, compiled variant: everything the engine needs, nothing else. A plain
+    value: what is built from it to run its games (the generated module, the tables its
+    games share) is its backend's (engine/backends/)."""
 
     name: str
     file: str
@@ -230,16 +232,6 @@ class Variant:
     vary: tuple[Tunable, ...] = field(default=(), compare=False)
     # Where each condition stands in the file, and its text (for runtime errors).
     where: Mapping[Any, tuple[Pos, str]] = field(default_factory=dict, compare=False, repr=False)
-    # Derived tables the engine builds once per variant (the card table, …).
-    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    # How it runs: "closures" (the reference interpreter) or "compiled" (engine/codegen.py:
-    # conditions as generated functions, and a runner for each program, by the program's id).
-    backend: str = field(default="closures", compare=False)
-    runners: Mapping[int, Callable[..., bool]] = field(default_factory=dict, compare=False, repr=False)
-    loops: Mapping[int, Callable[..., bool]] = field(default_factory=dict, compare=False, repr=False)  # by step
-    fires: Mapping[str, Callable[..., None]] = field(default_factory=dict, compare=False, repr=False)  # rules by event
-    generated: tuple[Any, ...] = field(default=(), compare=False, repr=False)  # what the module made
-    source: str = field(default="", compare=False, repr=False)  # the generated module's text
     # The flow of a game as programs, built from `round:` and `turn:` (engine/flow.py): the
     # whole game, and the jump-in offer.
     flow: tuple[Program, ...] = field(default=(), compare=False, repr=False)

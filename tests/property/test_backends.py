@@ -15,6 +15,7 @@ import pytest
 
 from unodsl import Game, load_variant, make_agents
 from unodsl.engine.actions import Decision, encode_answer
+from unodsl.engine.backends import backend_of
 from unodsl.engine.cards import Card
 from unodsl.model import Variant
 
@@ -88,7 +89,7 @@ def test_compiled_logs_the_same_events_as_the_interpreter(path: Path) -> None:
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
 def test_compiled_turn_loop_decides_as_the_interpreter(path: Path) -> None:
     closures, compiled = both(path)
-    assert compiled.backend == "compiled" and closures.backend == "closures"
+    assert backend_of(compiled).name == "compiled" and backend_of(closures).name == "closures"
     for seed in range(6):
         assert decided(compiled, seed) == decided(closures, seed), f"seed {seed}"
 
@@ -109,7 +110,8 @@ def test_the_generated_code_is_the_code_that_runs() -> None:
     that turns the direction of play once, as the game begins."""
     closures, compiled = both(ROOT / "classic.yaml")
     game_program = compiled.flow[0]
-    real = compiled.runners[id(game_program)]
+    runners = backend_of(compiled).runs
+    real = runners[id(game_program)]
     calls: list[int] = []
 
     def wrong(game: Game, env: dict[str, Any], leave: int = 0, start: int = 0) -> bool:
@@ -117,11 +119,11 @@ def test_the_generated_code_is_the_code_that_runs() -> None:
             game.direction = -game.direction
         calls.append(game.round)
         return real(game, env, leave, start)  # type: ignore[no-any-return]
-    compiled.runners[id(game_program)] = wrong  # type: ignore[index]
+    runners[id(game_program)] = wrong  # type: ignore[index]
     try:
         changed = decided(compiled, 4)
     finally:
-        compiled.runners[id(game_program)] = real  # type: ignore[index]
+        runners[id(game_program)] = real  # type: ignore[index]
     assert calls, "the compiled game never ran the generated flow"
     assert changed != decided(closures, 4)
     assert decided(compiled, 4) == decided(closures, 4)

@@ -291,3 +291,12 @@ def test_a_rule_can_read_the_prompt_of_a_choice(tmp_path: Path) -> None:
         lambda g, name, data: called.append(data["player"]) if name == "flagged" else None])
     play_game(game, make_agents(["greedy"], 2))
     assert called, "no UNO call was flagged by the rule"
+
+
+def test_game_is_the_top_of_the_engine() -> None:
+    """The public contract (engine/game.py) stands above the rest of the engine: the
+    primitives reach a game through engine/reach.py, and no module of the engine
+    imports game.py."""
+    graph = import_graph()
+    assert "unodsl.engine.game" in graph["unodsl"]  # (the graph sees this import)
+    assert sorted(m for m, ts in graph.items() if "unodsl.engine.game" in ts and m.startswith("unodsl.engine")) == []

@@ -19,6 +19,7 @@ from tests.helpers import classic_with
 from tests.property.test_backends import decided
 from unodsl import load_variant
 from unodsl.cli import main
+from unodsl.engine.backends import backend_of
 from unodsl.engine.state import STEADY
 from unodsl.errors import VariantRuntimeError
 from unodsl.lang.emit import EmitError, literal
@@ -73,17 +74,17 @@ def names_and_attributes(source: str) -> tuple[set[str], set[str]]:
 
 def test_hostile_names_and_strings_stay_data(hostile: Path) -> None:
     v = load_variant(hostile)
-    names, attrs = names_and_attributes(v.source)
+    names, attrs = names_and_attributes(backend_of(v).source)
     strange = {n for n in names if n not in FIXED and not MADE.match(n)}
     assert not strange, f"names the emitter did not make: {strange}"
     assert not {a for a in attrs if a.startswith("__")}, attrs
     assert "__import__" not in names and "__builtins__" not in names - {"__builtins__"}
     assert "l___class__" in names  # a lambda's parameter: mangled, a local of its own function
-    assert "e['__import__']" in v.source  # a variable: a key of the variables, never a Python name
-    for line in v.source.splitlines():  # the rule's name is a literal or a one-line comment
+    assert "e['__import__']" in backend_of(v).source  # a variable: a key of the variables, never a Python name
+    for line in backend_of(v).source.splitlines():  # the rule's name is a literal or a one-line comment
         assert not line.strip().startswith("import"), line
     # The module has no builtins of its own: it reaches only what the namespace holds.
-    runner = next(iter(v.runners.values()))
+    runner = next(iter(backend_of(v).runs.values()))
     assert runner.__globals__["__builtins__"] == {}
     # … and it plays as the interpreter does.
     reference = load_variant(hostile, backend="closures")
@@ -99,19 +100,19 @@ def test_only_plain_literals_are_written() -> None:
 
 
 def test_card_attributes_are_the_fixed_table() -> None:
-    _, attrs = names_and_attributes(load_variant("flip").source)
+    _, attrs = names_and_attributes(backend_of(load_variant("flip")).source)
     game = {a for a in attrs if a not in CARD_ATTRS}
     assert all(a.isidentifier() and not a.startswith("__") for a in game)
 
 
 def test_each_piece_names_its_place_in_the_file() -> None:
     v = load_variant("classic")
-    lines = v.source.splitlines()
+    lines = backend_of(v).source.splitlines()
     heads = [lines[k + 1] for k, line in enumerate(lines) if line.startswith(("def cond_", "def run_", "def resume_"))]
     placed = [h for h in heads if h != "    # (the flow)"]  # rounds and turns come from no one place
     assert len(placed) > len(heads) / 2 and all(re.match(r"    # .*classic\.yaml:\d+:\d+: ", h) for h in placed), \
         placed[:3]
-    assert "# /" in v.source or "classic.yaml:22:" in v.source
+    assert "# /" in backend_of(v).source or "classic.yaml:22:" in backend_of(v).source
 
 
 def test_a_fault_in_generated_code_is_placed_in_the_variant_file(tmp_path: Path) -> None:
@@ -182,7 +183,8 @@ def test_an_event_with_rules_reaches_a_listener_appended_by_hand() -> None:
     from unodsl import Game, make_agents
 
     variant = load_variant("classic")  # its UNO rules hear turn_start
-    assert "fire_" in variant.source and "if g.events is None and not g.listeners else g.emit(" in variant.source
+    source = backend_of(variant).source
+    assert "fire_" in source and "if g.events is None and not g.listeners else g.emit(" in source
     game = Game(variant, 2, 3)
     heard: list[str] = []
     game.listeners.append(lambda g, name, data: heard.append(name))

@@ -13,6 +13,7 @@ import pytest
 
 from unodsl import Game, load_variant, make_agents
 from unodsl.engine import snapshot, state
+from unodsl.engine.backends import backend_of
 from unodsl.engine.state import FIELDS, STEADY
 from unodsl.errors import UnoDslError
 
@@ -64,7 +65,7 @@ def test_the_start_a_new_game_copies_is_the_same_whoever_made_the_first_game() -
                     {"listeners": [lambda g, n, d: None], "listen_to": ["round_end"]}):
         variant = load_variant("classic")  # a fresh cache
         first = Game(variant, 4, 11, **options)
-        assert "start 4" in variant.cache
+        assert "start 4" in backend_of(variant).cache
         made_first[repr(options)] = (play(first), play(Game(variant, 4, 12)), play(Game(variant, 4, 12, **options)))
     bare_first = made_first["{}"]
     for key, (first, bare, again) in made_first.items():

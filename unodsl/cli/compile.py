@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..engine.backends import backend_of
 from .common import OutputPath, allow_option, game_setup
 
 
@@ -21,7 +22,7 @@ def compile_command(variant: str, option: tuple[str, ...], output: str | None, a
     place in the variant file it comes from (so a profile or a runtime error points at
     the variant's text). Games run this code; `load_variant(..., backend="closures")`
     runs the reference interpreter instead."""
-    text = game_setup(variant, option, None, 0, allow)[0].source
+    text = backend_of(game_setup(variant, option, None, 0, allow)[0]).source
     if output is None:
         click.echo(text, nl=False)
     else:

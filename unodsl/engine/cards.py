@@ -7,19 +7,23 @@ their clones share them, and a card's `id` names it whatever side it shows.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..lang.program import Fn, Program
 from ..model import Face, Variant
+
+if TYPE_CHECKING:  # (the backends run games: they import the engine's modules)
+    from .backends.base import Backend
 
 # What a face shows, in the order Card.__init__ assigns it.
 FaceInfo = tuple[int, str, int, str | None, int | None, int, bool, str, str, Program, Fn | None, Any]
 
 
-def face_table(variant: Variant) -> dict[Face, FaceInfo]:
+def face_table(variant: Variant, backend: Backend) -> dict[Face, FaceInfo]:
     """Every distinct face of the variant with a small id and its derived fields (its
-    kind's id is the kind's place in `variant.kinds`)."""
-    table: dict[Face, FaceInfo] = variant.cache.get("faces", {})
+    kind's id is the kind's place in `variant.kinds`; its on_play as `backend` runs it,
+    kept in its cache)."""
+    table: dict[Face, FaceInfo] = backend.cache.get("faces", {})
     if not table:
         kind_ids = {name: k for k, name in enumerate(variant.kinds)}
         for side in variant.sides:
@@ -28,8 +32,8 @@ def face_table(variant: Variant) -> dict[Face, FaceInfo]:
                     kind = variant.kinds[face.kind]
                     table[face] = (len(table), face.kind, kind_ids[face.kind], face.color, face.rank,
                                    face.points, face.wild, face.symbol, face.label, kind.on_play, kind.legal_if,
-                                   variant.runners.get(id(kind.on_play)))
-        variant.cache["faces"] = table
+                                   backend.runs.get(id(kind.on_play)))
+        backend.cache["faces"] = table
     return table
 
 
@@ -82,7 +86,7 @@ class Card:
         return f"<{self.label} #{self.id}>"
 
 
-def make_deck(variant: Variant, pairing: list[tuple[Face, ...]]) -> tuple[list[Card], ...]:
+def make_deck(variant: Variant, backend: Backend, pairing: list[tuple[Face, ...]]) -> tuple[list[Card], ...]:
     """The cards of every side: `pairing[i]` holds the faces of card i, one per side."""
-    table = face_table(variant)
+    table = face_table(variant, backend)
     return tuple([Card(i, faces, s, table) for i, faces in enumerate(pairing)] for s in range(len(variant.sides)))

@@ -1,12 +1,14 @@
 """A checked variant → one generated Python module: its conditions as functions, and for
 every program — its effects, its rules, and the flow of rounds and turns (flow.py) — a
-runner that does what `Machine.perform` does with it, from its first step or from any
-step it stopped before.
+runner that does what the interpreter (backends/interpreted.py) does with it, from its
+first step or from any step it stopped before. The module is the compiled backend's
+(backends/compiled.py), attached to the variant.
 
 The module is written from the checked trees only (lang/emit.py says how, and why that
 is safe), compiled once per variant and run with nothing but its Namespace. A runner
-runs its program's steps as straight-line code (loops as Python loops, the bodies of the
-hot flow steps in place: inliner.py); where a step must wait for a player it leaves
+runs its program's steps as straight-line code, each step as its op writes it (ops/:
+loops as Python loops, the bodies of the hot flow steps in place: inliner.py); where a
+step must wait for a player it leaves
 exactly the frames `perform` leaves (frames.py), so the state holds the variant's
 programs and a step number, never a generated function's frame, and stays a value; the
 game goes on in generated code when the answer comes. Each piece of the module names the
@@ -15,33 +17,39 @@ place in the variant file it comes from.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import linecache
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import PurePath
 from types import CodeType, MappingProxyType
 from typing import Any
 
 from ..errors import Pos, RunawayRound, VariantRuntimeError
 from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
+from ..lang.program import CHOOSE, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..model import Face, Rule, Side, Variant
 from .actions import Decision
+from .backends.base import attach
+from .backends.compiled import compiled
 from .envvars import UNSET, direct, localised, steadied
+from .folding import NOT_NONE, Facts, watched
 from .frames import Ask, new_for, new_repeat, new_while
-from .inliner import NOT_NONE, Facts, inline, inline_call, watched
-from .machine import ASK, PAUSED, WHILE_GUARD, Machine, decision, loud_flags
+from .inliner import inline
+from .machine import ASK, PAUSED, loud_flags
+from .ops import AT, EMIT
+from .ops.loops import emit_resume
 
 _CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a variant loaded again reuses its code
 
 
 def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn],
                     programs: Iterable[Program]) -> Variant:
-    """The same variant with generated conditions and program runners (backend
-    "compiled"). `conditions` and `programs` are those the checks compiled;
-    `origins` gives each closure's tree. The flow's programs (variant.flow) compile too."""
+    """The same variant with generated conditions, its games run by the generated module
+    (the backend "compiled", attached to it: backends/compiled.py). `conditions` and
+    `programs` are those the checks compiled; `origins` gives each closure's tree. The
+    flow's programs (variant.flow) compile too."""
     gen = _Module(variant, origins, has_rules=bool(variant.rules))
     conds = {fn: gen.condition(fn) for fn in dict.fromkeys(conditions) if fn in origins}
     # Every program (those inside others too) has a runner, from its first step or from a
@@ -78,11 +86,10 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     runners = {key: made[run] for key, (_, run) in runs.items()}
     keep = (*(p for p, _ in runs.values()), *(step for step, _ in loops.values()))  # keys stay alive
     generated = tuple(v for k, v in made.items() if k.startswith(("lam", "cond", "run", "loop_", "fire")))
-    swapped: Variant = _swap(variant, swap)
-    return dataclasses.replace(swapped, where=where, backend="compiled", runners=runners,
-                               loops={key: made[name] for key, (_, name) in loops.items()},
-                               fires={event: made[name] for event, name in fires.items()},
-                               generated=(*generated, *keep), source=source, cache={})
+    swapped: Variant = dataclasses.replace(_swap(variant, swap), where=where)
+    attach(swapped, compiled(runners, {key: made[name] for key, (_, name) in loops.items()},
+                             {event: made[name] for event, name in fires.items()}, source, (*generated, *keep)))
+    return swapped
 
 
 def _every_program(programs: Iterable[Program]) -> Iterator[Program]:
@@ -140,7 +147,7 @@ class _Module:
         return name
 
     def runner(self, program: Program) -> str:
-        """`def run_N(g, e, leave=0, start=0)`: Machine.perform(program, e, start, leave), as code."""
+        """`def run_N(g, e, leave=0, start=0)`: the interpreter's perform(g, program, e, start, leave), as code."""
         name = self.ns.fresh("run")
         wheres: list[Any] = []
         body = self.block(program, [], "        ", wheres, resume=True)
@@ -167,78 +174,12 @@ class _Module:
         return out
 
     def step(self, step: Any, chain: list[str], ind: str, wheres: list[Any], at: int) -> list[str]:
+        """One step, as its op writes it (engine/ops/), then the rules it queued."""
         pause = [*(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
-        out = [f"{ind}{_AT}{at}"]
-        op = step[0]
-        if op == DO:
-            pre: list[str] = []
-            text, paused = self.value(step[1], pre, ind)
-            out += pre
-            if paused is not None:  # a flow step's `PAUSED if X else None`
-                out += [f"{ind}if {paused}:", *pause]
-            elif text is not None:
-                out += [f"{ind}if {text} is PAUSED:", *pause]
-        elif op == LET:
-            pre = []
-            text = self.expr(step[2], pre, ind)
-            out += [*pre, f"{ind}e[{literal(step[1])}] = {text}"]
-        elif op == CHOOSE:
-            out += self.choose(step, pause, ind)
-        elif op == IF:
-            pre = []
-            text = self.expr(step[1], pre, ind)
-            then = self.block(step[2], chain, ind + "    ", wheres) or [f"{ind}    pass"]
-            out += [*pre, f"{ind}if {text}:", *then]
-            if step[3]:
-                out += [f"{ind}else:", *self.block(step[3], chain, ind + "    ", wheres)]
-            if self.has_rules:  # the rules this step queued are its own (as perform places them)
-                out.append(f"{ind}{_AT}{at}")
-        else:  # FOR, WHILE, REPEAT, LOOP: Machine._loop's: the loop's runner (its body in a Python loop)
-            pre = []
-            if op == FOR:
-                start = f"g.for_items({self.expr(step[2], pre, ind)}, {len(step[3]) or 1}), 0"
-            elif op == REPEAT:
-                start = f"None, g.repeats({self.expr(step[1], pre, ind)}, {len(step[2]) or 1})"
-            else:
-                start = f"None, {WHILE_GUARD if op == WHILE else None}"
-            out += [*pre, f"{ind}if {self.loop_name(step)}(g, e, {start}):", *pause]
-            if self.has_rules:  # (as after an if)
-                out.append(f"{ind}{_AT}{at}")
+        out = [f"{ind}{AT}{at} {_heading(step)}", *EMIT[step[0]](self, step, chain, pause, ind, wheres, at)]
         if self.has_rules:
             out += [f"{ind}if g._queue and g.drain():", *pause]
         return out
-
-    def loop(self, step: Any, ind: str, wheres: list[Any]) -> list[str]:
-        """A loop step going on where its frame stood (`items` and `k`: see loop_runner), its
-        body inline in a Python loop. A wait inside the body leaves the body's frames, then
-        the loop's frame (where it stands)."""
-        ref = self.ns.add(step, "loop")
-        k = f"k{len(wheres)}"
-        op = step[0]
-        tail: list[str] = []
-        if op == FOR:
-            body = step[3]
-            lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    e[{literal(step[1])}] = items[{k}]"]
-            frame = f"g._paused.append(new_for(({ref}, items, {k} + 1, e)))"
-        elif op == WHILE:
-            body, pre = step[2], list[str]()
-            lines = [f"{ind}for {k} in range(k):", f"{ind}    {_AT}0"]
-            text = self.expr(step[1], pre, ind + "    ")
-            lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
-                      f"{ind}    g.charge({len(body) or 1})"]
-            frame = f"g._paused.append(new_while(({ref}, e, k - {k} - 1)))"
-            tail = [f"{ind}else:", f"{ind}    {_AT}0", f"{ind}    g.endless()"]
-        elif op == LOOP:  # the flow's own loop: unguarded (its steps have guards of their own)
-            body, pre = step[2], list[str]()
-            text = self.expr(step[1], pre, ind + "    ")
-            lines = [f"{ind}while True:", f"{ind}    {_AT}0", *pre, f"{ind}    if not {text}:", f"{ind}        break"]
-            frame = f"g._paused.append(new_while(({ref}, e, None)))"
-        else:  # REPEAT
-            body = step[2]
-            lines = [f"{ind}for {k} in range(k):"]
-            frame = f"g._paused.append(new_repeat(({ref}, e, k - {k} - 1)))"
-        inner = self.block(body, [frame, "True"], ind + "    ", wheres)
-        return lines + (inner or [f"{ind}    pass"]) + tail
 
     def loop_name(self, step: Any) -> str:
         """The name of the runner of a loop step (written once: see loop_runner)."""
@@ -250,40 +191,13 @@ class _Module:
 
     def loop_runner(self, step: Any, name: str) -> None:
         """`def loop_N(g, e, items, k)`: a loop step going on where its frame stood, as
-        Machine._for (`items`, from item `k`), _while and _repeat (`k` iterations left) do."""
+        ops/loops.py's resume_for (`items`, from item `k`), resume_while and resume_repeat (`k`
+        iterations left) do."""
         wheres: list[Any] = [step[-1]]
-        body = self.loop(step, "        ", wheres)
+        body = emit_resume(self, step, "        ", wheres)
         table = self.ns.add(tuple(wheres), "where")
         text = _guarded(f"{name}(g, e, items, k)", step[-1], body, table, name, [])
         self.defs.append(localised(steadied(text)) if step[0] == LOOP else text)  # (the flow's loops: hot)
-
-    def choose(self, step: Any, pause: list[str], ind: str) -> list[str]:
-        """A CHOOSE step: as Machine.perform's, the rules queued so far first."""
-        var = literal(step[1])
-        pre: list[str] = []
-        text = self.expr(step[2], pre, ind, choose=True)
-        own = step[2] not in self.origins  # the flow's own choice: g.ask in place
-        split = _split_choice(text, self.ns.add(decision, "decision")) if own and text else None
-        if split is None:
-            lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
-        elif split[0] is None:  # `decision(…)` alone: the variant's facts left no answer to take
-            lines = [*pre, f"{ind}asked = {split[2]}", f"{ind}if True:  # (always a decision: see facts)"]
-        else:  # `X if C else decision(…)`: X is taken without asking, the decision asked
-            test, taken, made = split
-            lines = [*pre, f"{ind}if {test}:", f"{ind}    asked = {taken}", f"{ind}else:", f"{ind}    asked = {made}"]
-        if self.has_rules:
-            lines += [f"{ind}    if g._queue and g.drain():",
-                      f"{ind}        g._paused.append(Ask({var}, asked, e))",
-                      *("    " + line for line in pause)]
-        asking = f"asked = g.ask(asked, {var}, e)"
-        body = inline_call(Machine, asking, self.facts) if own else None
-        if body is None:
-            lines.append(f"{ind}    {asking}")
-        else:
-            self.inlined += 1
-            lines += body.render(self.ns, f"i{self.inlined}_", ind + "    ")[0]
-        lines += [f"{ind}    if asked is ASK:", *("    " + line for line in pause), f"{ind}e[{var}] = asked"]
-        return lines
 
     def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None:
         """The text of a step's closure: from its origin, or the body of a flow step in place
@@ -292,6 +206,18 @@ class _Module:
         if origin is not None:
             return ExprEmitter(self.ns, self.defs, origin).expr(origin.node, pre, ind, choose)
         return self.value(fn, pre, ind)[0]
+
+    def chooser(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, tuple[str | None, str | None, str] | None]:
+        """A chooser of the flow (a CHOOSE step's own function), as value gives it, and its
+        value's parts when it answers without asking or asks (inliner.Inline.asking)."""
+        body = inline(fn, self.facts)
+        if body is None:
+            return f"{self.ns.add(fn, 'step')}(g, e)", None
+        self.inlined += 1
+        prefix = f"i{self.inlined}_"
+        lines, value, _ = body.render(self.ns, prefix, ind)
+        pre += lines
+        return value, body.asking(self.ns, prefix)
 
     def value(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, str | None]:
         """expr's text, and for a flow step put in place whose value says whether it paused
@@ -314,7 +240,7 @@ def _guarded(signature: str, where: Any, body: list[str], table: str, name: str,
     then `after`, and False: it did not pause."""
     return "\n".join([f"def {signature}:",
                       f"    # {_place(where[0])}: {_comment(where[1])}" if _placed(where) else "    # (the flow)",
-                      f"    {_AT}0",
+                      f"    {AT}0",
                       "    try:",
                       *body,
                       "    except (VariantRuntimeError, RecursionError, RunawayRound):",
@@ -323,22 +249,6 @@ def _guarded(signature: str, where: Any, body: list[str], table: str, name: str,
                       f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
                       *after,
                       "    return False"])
-
-
-def _split_choice(text: str, made: str) -> tuple[str | None, str | None, str] | None:
-    """A flow chooser's value `X if C else made(…)` as (C, X, made(…)), or `made(…)` alone
-    as (None, None, made(…)): the flow's steps give an answer (never a Decision) or a
-    decision they make (flow.turn_choice)."""
-    try:
-        node = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError:
-        return None
-    match node:
-        case ast.Call(func=ast.Name(id=name)) if name == made:
-            return None, None, ast.unparse(node)
-        case ast.IfExp(test=test, body=taken, orelse=ast.Call(func=ast.Name(id=name)) as asked) if name == made:
-            return ast.unparse(test), ast.unparse(taken), ast.unparse(asked)
-    return None
 
 
 def facts(variant: Variant) -> Facts:
@@ -367,12 +277,12 @@ def facts(variant: Variant) -> Facts:
 
 def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
          origins: Origins, name: str) -> str:
-    """`def NAME(g, data)`: what Machine.emit does with `event`'s rules, rule by rule: its
+    """`def NAME(g, data)`: what the interpreter's fire does with `event`'s rules, rule by rule: its
     condition inline, read from the event's fields (copied first if a lambda in it may
     bind a variable), and its body queued with its own copy of the fields."""
     conds = ns.add(tuple(rule.cond for rule in rules), "conds")
     lines = [f"def {name}(g, data):",
-             f"    # The rules on {event}: Machine.emit's loop over them, unrolled.",
+             f"    # The rules on {event}: the interpreter's fire over them, unrolled.",
              "    queue = g._queue",
              "    at = 0",
              "    try:"]
@@ -383,26 +293,31 @@ def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
         pre: list[str] = []
         copy = False  # the condition binds a variable in its env: give it a copy of the fields
         if rule.cond is None:
-            test = "True"
+            test = ""
         elif origin is None:
             test, copy = f"{ns.add(rule.cond, 'cond')}(g, e)", True
         else:
             emit = ExprEmitter(ns, defs, origin)
             test = emit.expr(origin.node, pre, "        ")
             copy = emit.writes_env
-        lines += ["        e = dict(data)" if copy else "        e = data", *pre, f"        if {test}:",
-                  "            if g._tell_rules:",
-                  f"                g.emit('rule_fired', {{'player': data['player'], 'rule': {literal(rule.name)}, "
+        reads = copy or _READS_ENV.search("\n".join([*pre, test])) is not None  # (else `e` is not needed)
+        if reads:
+            lines.append("        e = dict(data)" if copy else "        e = data")
+        ind = "            "
+        if rule.cond is None:  # (queued whenever the event is told)
+            ind = "        "
+        else:
+            lines += [*pre, f"        if {test}:"]
+        lines += [f"{ind}if g._tell_rules:",
+                  f"{ind}    g.emit('rule_fired', {{'player': data['player'], 'rule': {literal(rule.name)}, "
                   f"'event': {literal(event)}}})",
-                  f"            queue.append(({body}, {'e' if copy else 'dict(data)'}))"]
+                  f"{ind}queue.append(({body}, {'e' if copy else 'dict(data)'}))"]
     lines += ["    except VariantRuntimeError:", "        raise", "    except Exception as err:",
               f"        raise g.fault(err, {conds}[at]) from err"]
     return "\n".join(lines)
 
 
-# The step a line of a runner belongs to is marked by a comment, not a variable set on
-# the hot path: a fault finds its step from the line it passed (see _at).
-_AT = "#@"
+_READS_ENV = re.compile(r"\be\b")  # the variables' name in emitted text (lang/emit.py)
 
 
 def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
@@ -414,8 +329,8 @@ def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
             current = tables.setdefault(line[4:line.index("(")] + "_lines", [])
         elif current is not None:
             stripped = line.lstrip()
-            if stripped.startswith(_AT):
-                current.append((number, int(stripped[len(_AT):])))
+            if stripped.startswith(AT):
+                current.append((number, int(stripped[len(AT):].split(" ", 1)[0])))
     return {name: tuple(marks) for name, marks in tables.items()}
 
 
@@ -436,6 +351,18 @@ def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
     for rule in variant.rules:
         subs[rule.event] = (*subs.get(rule.event, ()), rule)
     return subs
+
+
+def _heading(step: Any) -> str:
+    """What a step's block is headed by: the place in the variant file it was compiled from
+    and its text, or for a step of the flow (flow.py), the function it runs."""
+    where = step[-1]
+    if _placed(where):  # (the file by name: the function's own heading names it in full)
+        pos = where[0]
+        return _comment(f"{PurePath(pos.file).name}:{pos.line}:{pos.col}: {where[1]}")
+    op = step[0]
+    fn = step[2] if op in (LET, CHOOSE, FOR) else step[1]
+    return f"(the flow: {_comment(getattr(fn, '__name__', 'a step'))})"
 
 
 def _placed(where: Any) -> bool:
@@ -473,7 +400,7 @@ def _swap(obj: Any, swap: Mapping[Any, Any]) -> Any:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         changes = {}
         for f in dataclasses.fields(obj):
-            if f.name in ("where", "cache", "flow"):
+            if f.name in ("where", "flow"):
                 continue
             old = getattr(obj, f.name)
             new = _swap(old, swap)

@@ -15,7 +15,7 @@ hands, the table's size), which are bound when a game is made and only changed i
 place: each `g.hands` is the local `G_hands`, read once when the runner starts.
 
 `direct` lets an event with rules go straight to the function that queues them (the
-module's `fire_N`, what Machine.emit calls) when no one else would hear it: no log is
+module's `fire_N`, what Machine.emit calls through the backend) when no one else would hear it: no log is
 kept and no listener attached (read at the event: a listener appended to
 `g.listeners` by hand hears it too).
 """

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from ..errors import GameError, IllegalAction, UnoDslError
 from ..model import Face, Rule, Variant
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
+from .backends import Backend, backend_of
 from .cards import Card, face_table, make_deck
 from .flow import TURNS
 from .frames import Run, While, copy_stack, new_run
@@ -58,12 +59,13 @@ class Game(Table):
         if variant.teams == "opposite" and players % 2:
             raise UnoDslError(f"{variant.name} pairs partners opposite: it needs an even number of players, "
                               f"not {players}")
-        start = variant.cache.get(f"start {players}")
+        cache = backend_of(variant).cache
+        start = cache.get(f"start {players}")
         if start is None:
             self._first_start(variant, players, seed)
-            shared = variant.cache.get("deck")
+            shared = cache.get("deck")
             if shared is not None and shared[1] is self._decks:  # kept for the next game (see state.START)
-                variant.cache[f"start {players}"] = {k: v for k, v in self.__dict__.items() if k in START}
+                cache[f"start {players}"] = {k: v for k, v in self.__dict__.items() if k in START}
         else:  # the values every new game of this table starts with, as the first one set them
             self.__dict__.update(start)
             self._rng = random.Random(seed)
@@ -113,7 +115,8 @@ class Game(Table):
         self._depth = 0
         self._work = WORK_BUDGET  # what is left of the budget of the turn in _work_turn
         self._work_turn = (0, 0)  # (round, turn): the budget is renewed lazily, off the hot loop
-        deck: Deck | None = variant.cache.get("deck")  # (pairing, cards by side, plays by side), when fixed
+        self._backend = backend_of(variant)
+        deck: Deck | None = self._backend.cache.get("deck")  # (pairing, cards by side, plays by side), when fixed
         if deck is None:
             deck = self._make_deck()
         self._pairing, self._decks, self._all_plays = deck
@@ -148,27 +151,27 @@ class Game(Table):
 
     def _derive(self) -> None:
         """The fields that follow from the variant and the side in play (remade, not
-        pickled): the cards shown, the rules by event, the match and its memo."""
+        pickled): the backend and what it built, the cards shown, the rules by event, the
+        match and its memo."""
         variant = self.variant
+        backend = self._backend = backend_of(variant)
+        cache = backend.cache
+        self._perform = backend.perform
+        self._fires = backend.fires
         self.cards = self._decks[self.side]
         self._plays = self._all_plays[self.side]
-        subs = variant.cache.get("rules_by_event")
-        self._subs = rules_by_event(variant) if subs is None else subs
+        subs = cache.get("rules_by_event")
+        self._subs = rules_by_event(variant, cache) if subs is None else subs
         self._legal_env = {}
         self._match = variant.turn.match
         # A pure match depends on faces and the colour only: memoised for the variant, by
         # the top card's face (its id; the last entry for no top card), then by colour.
-        memo = variant.cache.get("matching")
+        memo = cache.get("matching")
         if memo is None and variant.turn.match_is_pure:
-            memo = variant.cache["matching"] = [{} for _ in range(len(face_table(variant)) + 1)]
+            memo = cache["matching"] = [{} for _ in range(len(face_table(variant, backend)) + 1)]
         self._memo = memo
         self._must_play = variant.turn.must_play_if_able
         self._draw_rule = variant.turn.draw
-        # The compiled backend's generated code: each program's runner (from its first step,
-        # and from any step it stopped before), and the rules of each event.
-        self._runners = variant.runners
-        self._loops = variant.loops
-        self._fires = variant.fires
         self.team_of, self.teams = _team_tables(variant, self.n)
 
     @classmethod
@@ -180,11 +183,11 @@ class Game(Table):
         game.variant = variant
         if pairing is None:
             game._rng = random.Random()
-            deck: Deck = variant.cache.get("deck") or game._make_deck()
+            deck: Deck = backend_of(variant).cache.get("deck") or game._make_deck()
             pairing = deck[0]
             game._decks, game._all_plays = deck[1], deck[2]
         else:
-            game._decks, game._all_plays = _decks(variant, pairing)
+            game._decks, game._all_plays = _decks(variant, backend_of(variant), pairing)
         game._pairing = pairing
         game.__dict__.update(load_state(game, check, payload))
         game._derive()
@@ -303,7 +306,7 @@ class Game(Table):
         self._whole("pickle")
         from .snapshot import dump_state  # the pickling format, kept out of the hot module
         check, payload = dump_state(self)
-        shared = self.variant.cache.get("deck")
+        shared = self._backend.cache.get("deck")
         pairing = None if shared is not None and shared[1] is self._decks else self._pairing
         return (Game._restore, (self.variant, pairing, check, payload))
 
@@ -430,9 +433,10 @@ class Game(Table):
             for column in columns[1:]:
                 self._rng.shuffle(column)
         pairing = list(zip(*columns, strict=True))
-        deck = (pairing, *_decks(variant, pairing))
+        backend = backend_of(variant)
+        deck = (pairing, *_decks(variant, backend, pairing))
         if not shuffled:
-            variant.cache["deck"] = deck
+            backend.cache["deck"] = deck
         return deck
 
 
@@ -457,9 +461,9 @@ Decks = tuple[tuple[list[Card], ...], tuple[list[Play], ...]]
 Deck = tuple[list[tuple[Face, ...]], tuple[list[Card], ...], tuple[list[Play], ...]]
 
 
-def _decks(variant: Variant, pairing: list[tuple[Face, ...]]) -> Decks:
+def _decks(variant: Variant, backend: Backend, pairing: list[tuple[Face, ...]]) -> Decks:
     """The cards of each side for `pairing`, and a Play for each."""
-    cards = make_deck(variant, pairing)
+    cards = make_deck(variant, backend, pairing)
     return cards, tuple([Play(c) for c in side] for side in cards)
 
 
@@ -477,12 +481,12 @@ def _copy_env(env: dict[str, Any], envs: dict[int, dict[str, Any]], zones: dict[
     return copy
 
 
-def rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:
-    """The variant's rules by the event they wait for (kept in its cache)."""
+def rules_by_event(variant: Variant, cache: dict[str, Any]) -> dict[str, tuple[Rule, ...]]:
+    """The variant's rules by the event they wait for (kept in its backend's cache)."""
     subs: dict[str, tuple[Rule, ...]] = {}
     for rule in variant.rules:
         subs[rule.event] = (*subs.get(rule.event, ()), rule)
-    variant.cache["rules_by_event"] = subs
+    cache["rules_by_event"] = subs
     return subs
 
 

@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import GameError, IllegalAction, RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
-from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, WHILE, Lambda, Program, Step
+from ..lang.program import Lambda, Program
 from .actions import ANSWER_TYPES, Decision, answer_value
 from .frames import DRAIN, Ask, Bind, Drain, Env, For, Repeat, Run, While, new_bind, new_run
 from .state import State
@@ -69,15 +69,15 @@ class Machine(State):
                 frame = stack.pop()
                 kind = type(frame)  # what each kind of frame does when it comes to the top:
                 if kind is Run:
-                    paused = self.perform(frame.program, frame.env, frame.pc, frame.leave)
+                    paused = self._perform(self, frame.program, frame.env, frame.pc, frame.leave)
                 elif kind is Drain:
                     paused = bool(self._queue) and self.drain()
                 elif kind is While:
-                    paused = self._while(frame.step, frame.env, frame.left)
+                    paused = self._backend.resume_while(self, frame.step, frame.env, frame.left)
                 elif kind is For:
-                    paused = self._for(frame.step, frame.items, frame.k, frame.env)
+                    paused = self._backend.resume_for(self, frame.step, frame.items, frame.k, frame.env)
                 elif kind is Repeat:
-                    paused = self._repeat(frame.step, frame.env, frame.left)
+                    paused = self._backend.resume_repeat(self, frame.step, frame.env, frame.left)
                 elif kind is Ask:  # a choice put off until the rules queued before it had run
                     given = self.ask(frame.decision, frame.var, frame.env)
                     paused = given is ASK
@@ -173,21 +173,9 @@ class Machine(State):
                 listener(self, name, data)
             except Exception as err:  # the listener's own: it passes the variant's fault handlers
                 raise _ListenerFailed(err) from err
-        fire = self._fires.get(name)
-        if fire is not None:  # the variant's generated code for these rules
+        fire = self._fires.get(name)  # the rules that wait for it (the backend's)
+        if fire is not None:
             fire(self, data)
-            return
-        for rule in self._subs.get(name, ()):
-            env = dict(data)
-            try:
-                if rule.cond is None or rule.cond(self, env):
-                    if self._tell_rules:
-                        self.emit("rule_fired", {"player": data["player"], "rule": rule.name, "event": name})
-                    self._queue.append((rule.body, env))
-            except VariantRuntimeError:
-                raise
-            except Exception as err:
-                raise self.fault(err, rule.cond) from err
 
     def watching(self, name: str) -> bool:
         return name in self._watch
@@ -205,67 +193,17 @@ class Machine(State):
             self.charge(0)  # renews a stale budget, or ends a runaway turn
         self._depth += 1
         try:
-            return self.perform(program, env, 0, 1)
+            return self._perform(self, program, env, 0, 1)
         except BaseException:
             self._depth -= 1
             raise
 
     def perform(self, program: Program, env: Env, start: int = 0, leave: int = 0) -> bool:
-        """Run `program` from step `start` to its end (False), or until a player must
-        be asked (True: the frames that finish it are in the pause). Rules queued by
-        a step run after it. `leave`: finishing ends a level of nesting (see run).
-        A program the variant compiled runs as its generated code, which does the same."""
-        runner = self._runners.get(id(program))
-        if runner is not None:
-            return runner(self, env, leave, start)  # type: ignore[no-any-return]
-        i = start - 1
-        step: Any = None
-        try:  # free unless something fails: then the failing step is known
-            for step in program[start:] if start else program:
-                i += 1  # this step's index (cheaper than range and indexing)
-                op = step[0]
-                if op == DO:
-                    if step[1](self, env) is PAUSED:  # an effect that runs a program (play, apply)
-                        return self.pause(program, i + 1, env, leave)
-                elif op == LET:
-                    env[step[1]] = step[2](self, env)
-                elif op == CHOOSE:
-                    asked = step[2](self, env)
-                    if type(asked) is Decision:
-                        if self._queue and self.drain():  # the rules queued so far run first
-                            self._paused.append(Ask(step[1], asked, env))
-                            return self.pause(program, i + 1, env, leave)
-                        asked = self.ask(asked, step[1], env)
-                        if asked is ASK:
-                            return self.pause(program, i + 1, env, leave)
-                    env[step[1]] = asked
-                elif op == IF:
-                    body = step[2] if step[1](self, env) else step[3]
-                    if body and self.perform(body, env):
-                        return self.pause(program, i + 1, env, leave)
-                elif self._loop(step, env):
-                    return self.pause(program, i + 1, env, leave)
-                if self._queue and self.drain():
-                    return self.pause(program, i + 1, env, leave)
-        except (VariantRuntimeError, RecursionError, RunawayRound):
-            raise
-        except Exception as err:
-            raise self.fault(err, step[-1] if step else None) from err
-        if leave:
-            self._depth -= 1
-        return False
-
-    def _loop(self, step: Step, env: Env) -> bool:
-        """A FOR, WHILE, REPEAT or LOOP step; True if an iteration paused (its loop frame
-        is then in the pause). User loops are charged to the turn's work budget."""
-        op = step[0]
-        if op == FOR:
-            return self._for(step, self.for_items(step[2](self, env), len(step[3]) or 1), 0, env)
-        if op == WHILE:
-            return self._while(step, env, WHILE_GUARD)
-        if op == LOOP:
-            return self._while(step, env, None)
-        return self._repeat(step, env, self.repeats(step[1](self, env), len(step[2]) or 1))  # REPEAT
+        """Run `program` from step `start` to its end (False), or until a player must be
+        asked (True: the frames that finish it are in the pause), as the game's backend
+        runs programs (engine/backends/). Rules queued by a step run after it. `leave`:
+        finishing ends a level of nesting (see run)."""
+        return self._perform(self, program, env, start, leave)
 
     def for_items(self, items: Iterable[Any], work: int) -> tuple[Any, ...]:
         """A for loop's items, its work charged (`work`: steps per iteration)."""
@@ -283,52 +221,6 @@ class Machine(State):
     @staticmethod
     def endless() -> None:
         raise RuntimeFault(f"a while loop ran {WHILE_GUARD:,} times; its condition never became false")
-
-    def _for(self, step: Step, items: tuple[Any, ...], k: int, env: Env) -> bool:
-        loop = self._loops.get(id(step))  # the variant's generated code, going on from item k
-        if loop is not None:
-            return loop(self, env, items, k)  # type: ignore[no-any-return]
-        var, body = step[1], step[3]
-        for j in range(k, len(items)):
-            env[var] = items[j]
-            if self.perform(body, env):
-                self._paused.append(For(step, items, j + 1, env))
-                return True
-        return False
-
-    def _while(self, step: Step, env: Env, left: int | None) -> bool:
-        """A while loop with at most `left` more iterations; `left` None: the flow's own loop
-        (rounds, turns), unguarded and uncharged: its steps have guards of their own."""
-        loop = self._loops.get(id(step))  # the variant's generated code, going on from here
-        if loop is not None:
-            return loop(self, env, None, left)  # type: ignore[no-any-return]
-        cond, body = step[1], step[2]
-        if left is None:
-            while cond(self, env):
-                if self.perform(body, env):
-                    self._paused.append(While(step, env, None))
-                    return True
-            return False
-        work = len(body) or 1
-        for k in range(left):
-            if not cond(self, env):
-                return False
-            self.charge(work)
-            if self.perform(body, env):
-                self._paused.append(While(step, env, left - k - 1))
-                return True
-        self.endless()
-        return False  # (never: _endless raises)
-
-    def _repeat(self, step: Step, env: Env, left: int) -> bool:
-        loop = self._loops.get(id(step))  # the variant's generated code, going on from here
-        if loop is not None:
-            return loop(self, env, None, left)  # type: ignore[no-any-return]
-        for k in range(left):
-            if self.perform(step[2], env):
-                self._paused.append(Repeat(step, env, left - k - 1))
-                return True
-        return False
 
     def drain(self) -> bool:
         """Run the queued rules, each as a level of nesting; True if one paused."""

@@ -21,21 +21,24 @@ from typing import Any
 from ..errors import UnoDslError
 from ..model import Face, Variant
 from .actions import Play
+from .backends import backend_of
 from .cards import Card
 from .state import DERIVED, LAYOUT, RESET
 
 
 def variant_objects(variant: Variant) -> tuple[list[Any], dict[int, int]]:
     """The variant's tuples and functions in a fixed walk order, and each one's place
-    (by id). Kept in the variant's cache: the walk is made once."""
-    cached = variant.cache.get("objects")
+    (by id), and then those of the module its backend generated. Kept in the backend's
+    cache: the walk is made once."""
+    backend = backend_of(variant)
+    cached = backend.cache.get("objects")
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     order: list[Any] = []
     place: dict[int, int] = {}
     seen: set[int] = set()
-    todo: list[Any] = [getattr(variant, f.name) for f in dataclasses.fields(variant)
-                       if f.name not in ("where", "cache")][::-1]
+    todo: list[Any] = [*(getattr(variant, f.name) for f in dataclasses.fields(variant) if f.name != "where"),
+                       backend.generated][::-1]
     while todo:
         obj = todo.pop()
         if id(obj) in seen or isinstance(obj, (str, int, float, bool, type(None), Face)):
@@ -56,7 +59,7 @@ def variant_objects(variant: Variant) -> tuple[list[Any], dict[int, int]]:
             place[id(obj)] = len(order)
             order.append(obj)
         todo.extend(reversed(inner))
-    variant.cache["objects"] = (order, place)
+    backend.cache["objects"] = (order, place)
     return order, place
 
 

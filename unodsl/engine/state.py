@@ -9,13 +9,16 @@ import hashlib
 import random
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..lang.program import Lambda
 from ..model import DrawRule, Face, Rule, Variant
 from .actions import Decision, Play
 from .cards import Card
 from .frames import Frame
+
+if TYPE_CHECKING:  # (the backends run games: they import the engine's modules)
+    from .backends.base import Backend, Perform
 
 # How each kind of field is treated:
 # - start:   the same in every new game of a variant and table: kept from the first game
@@ -52,8 +55,7 @@ FIELDS: dict[str, Kind] = {
     "variant": "derived", "_pairing": "derived", "_decks": "derived", "_all_plays": "derived",
     "cards": "derived", "_plays": "derived", "_subs": "derived", "_match": "derived", "_memo": "derived",
     "_must_play": "derived",
-    "_draw_rule": "derived", "_runners": "derived", "_loops": "derived",
-    "_fires": "derived",
+    "_draw_rule": "derived", "_backend": "derived", "_perform": "derived", "_fires": "derived",
     "team_of": "derived", "teams": "derived", "_legal_env": "derived",
     # given to each game
     "seed": "game", "_stacked": "game", "max_turns": "game", "max_rounds": "game", "_tell_rules": "game",
@@ -182,8 +184,8 @@ class State:
     _legal_env: dict[str, Any]
     _must_play: bool
     _draw_rule: DrawRule
-    _runners: Any
-    _loops: Any
+    _backend: Backend  # how programs run (engine/backends/): its perform and fires are read often, so held here
+    _perform: Perform
     _fires: Any
     team_of: tuple[int, ...] | None
     teams: tuple[tuple[int, ...], ...]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from math import floor
 from operator import attrgetter
+from random import Random
 from typing import Any
 
 from ..errors import RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
@@ -127,7 +128,7 @@ class Table(Machine):
                 zone[i], zone[j] = zone[j], zone[i]
 
     @property
-    def rng(self) -> Any:
+    def rng(self) -> Random:
         raise NotImplementedError  # (Game's)
 
     def turn_over(self, side: int) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.backends import backend_of
 from ..engine.codegen import compile_variant
 from ..engine.flow import JUMP_IN, game_program
 from ..errors import Diagnostic, VariantError
@@ -176,7 +177,7 @@ def variant_from_ref(file: str, options: tuple[tuple[str, bool | int | str], ...
 def _reduce_variant(variant: Variant) -> tuple[Callable[..., Variant], VariantRef]:
     path = Path(variant.file)
     file = str(path.resolve()) if path.is_file() else variant.file
-    ref = (file, tuple((o.name, o.value) for o in variant.options), variant.backend)
+    ref = (file, tuple((o.name, o.value) for o in variant.options), backend_of(variant).name)
     _LIVE.setdefault(ref, variant)
     return variant_from_ref, ref
 

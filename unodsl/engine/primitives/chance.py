@@ -16,7 +16,7 @@ from typing import Any
 
 from ...errors import RuntimeFault
 from ...lang.signature import Says
-from ..game import Game
+from ..reach import Game
 from .registry import REGISTRY
 
 effect = REGISTRY.effect

@@ -9,8 +9,8 @@ from ...errors import RuntimeFault
 from ...lang.signature import Says
 from ..actions import Decision
 from ..cards import Card
-from ..game import Game
 from ..machine import decision
+from ..reach import Game
 from .registry import REGISTRY
 
 choice = REGISTRY.choice

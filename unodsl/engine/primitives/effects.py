@@ -12,7 +12,8 @@ from ...lang.program import Lambda
 from ...lang.signature import Says
 from ..cards import Card
 from ..flow import JUMP_IN
-from ..game import PAUSED, Game
+from ..machine import PAUSED
+from ..reach import Game
 from .registry import AT, REGISTRY, place, word
 
 effect = REGISTRY.effect

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ...errors import RuntimeFault
 from ..cards import Card
-from ..game import Game
+from ..reach import Game
 from .registry import AT, REGISTRY, place
 
 effect = REGISTRY.effect

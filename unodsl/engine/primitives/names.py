@@ -6,7 +6,7 @@ Each docstring is the function's entry in the generated language reference.
 from __future__ import annotations
 
 from ..cards import Card
-from ..game import Game
+from ..reach import Game
 from .registry import REGISTRY, Env
 
 name = REGISTRY.name

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...lang.signature import Says
 from ..cards import Card
-from ..game import Game
+from ..reach import Game
 from .registry import REGISTRY, Pred
 
 query = REGISTRY.query

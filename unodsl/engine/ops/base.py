@@ -1,0 +1,35 @@
+"""What the steps' emitters are given: the writer of a variant's module (codegen._Module)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ...lang.emit import Namespace
+from ...lang.program import Fn, Program
+
+# The step a line of a runner belongs to is marked by a comment, not a variable set on
+# the hot path: a fault finds its step from the line it passed (codegen._at).
+AT = "#@"
+
+
+class Writer(Protocol):
+    """The module being written: its names, the variant's facts, and the text of the parts
+    a step is made of (its expressions, its sub-programs, its loops' runners)."""
+
+    ns: Namespace
+    origins: Any
+    facts: Any
+    has_rules: bool  # the variant has rules: a step's queued rules run after it
+    inlined: int
+
+    def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None: ...
+
+    def value(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, str | None]: ...
+
+    def chooser(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, tuple[str | None, str | None, str] | None]:
+        ...
+
+    def block(self, program: Program, outer: list[str], ind: str, wheres: list[Any],
+              resume: bool = False) -> list[str]: ...
+
+    def loop_name(self, step: Any) -> str: ...

@@ -1,0 +1,135 @@
+"""FOR, WHILE, REPEAT and LOOP: a sub-program run again and again.
+
+A loop that stops for a player leaves its frame (For, While, Repeat: where it stands),
+and goes on from there with the answer (`resume_*`; in generated code, the loop's own
+runner, `def loop_N(g, e, items, k)`). User loops are charged to the turn's work budget
+and a while loop stops at WHILE_GUARD; LOOP is the flow's own (rounds, turns), unguarded:
+its steps have guards of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...lang.emit import literal
+from ...lang.program import FOR, LOOP, REPEAT, WHILE
+from ..frames import For, Repeat, While
+from ..machine import WHILE_GUARD
+from .base import AT, Writer
+
+Env = dict[str, Any]
+
+
+def run_for(g: Any, step: Any, env: Env) -> bool:
+    """`for var in items do …`."""
+    return resume_for(g, step, g.for_items(step[2](g, env), len(step[3]) or 1), 0, env)
+
+
+def run_while(g: Any, step: Any, env: Env) -> bool:
+    """`while test do …`."""
+    return resume_while(g, step, env, WHILE_GUARD)
+
+
+def run_loop(g: Any, step: Any, env: Env) -> bool:
+    """The flow's loop: while test, unguarded."""
+    return resume_while(g, step, env, None)
+
+
+def run_repeat(g: Any, step: Any, env: Env) -> bool:
+    """`repeat count do …`."""
+    return resume_repeat(g, step, env, g.repeats(step[1](g, env), len(step[2]) or 1))
+
+
+def resume_for(g: Any, step: Any, items: tuple[Any, ...], k: int, env: Env) -> bool:
+    """A for loop from item `k` of `items`."""
+    var, body = step[1], step[3]
+    for j in range(k, len(items)):
+        env[var] = items[j]
+        if g.perform(body, env):
+            g._paused.append(For(step, items, j + 1, env))
+            return True
+    return False
+
+
+def resume_while(g: Any, step: Any, env: Env, left: int | None) -> bool:
+    """A while loop with at most `left` more iterations; `left` None: the flow's own loop
+    (rounds, turns), unguarded and uncharged."""
+    cond, body = step[1], step[2]
+    if left is None:
+        while cond(g, env):
+            if g.perform(body, env):
+                g._paused.append(While(step, env, None))
+                return True
+        return False
+    work = len(body) or 1
+    for k in range(left):
+        if not cond(g, env):
+            return False
+        g.charge(work)
+        if g.perform(body, env):
+            g._paused.append(While(step, env, left - k - 1))
+            return True
+    g.endless()
+    return False  # (never: endless raises)
+
+
+def resume_repeat(g: Any, step: Any, env: Env, left: int) -> bool:
+    """A repeat loop with `left` iterations to go."""
+    for k in range(left):
+        if g.perform(step[2], env):
+            g._paused.append(Repeat(step, env, left - k - 1))
+            return True
+    return False
+
+
+def emit_loop(w: Writer, step: Any, chain: list[str], pause: list[str], ind: str, wheres: list[Any],
+              at: int) -> list[str]:
+    """The loop step in its program: its runner called from the start (as run_* does)."""
+    op = step[0]
+    pre: list[str] = []
+    if op == FOR:
+        start = f"g.for_items({w.expr(step[2], pre, ind)}, {len(step[3]) or 1}), 0"
+    elif op == REPEAT:
+        start = f"None, g.repeats({w.expr(step[1], pre, ind)}, {len(step[2]) or 1})"
+    else:
+        start = f"None, {WHILE_GUARD if op == WHILE else None}"
+    out = [*pre, f"{ind}if {w.loop_name(step)}(g, e, {start}):", *pause]
+    if w.has_rules:  # (as after an if)
+        out.append(f"{ind}{AT}{at}")
+    return out
+
+
+def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
+    """The body of the loop's runner: going on where its frame stood (as resume_* do), its
+    body inline in a Python loop. A wait inside the body leaves the body's frames, then the
+    loop's frame (where it stands)."""
+    ref = w.ns.add(step, "loop")
+    k = f"k{len(wheres)}"
+    op = step[0]
+    tail: list[str] = []
+    if op == FOR:
+        body = step[3]
+        lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    e[{literal(step[1])}] = items[{k}]"]
+        frame = f"g._paused.append(new_for(({ref}, items, {k} + 1, e)))"
+    elif op == WHILE:
+        body, pre = step[2], list[str]()
+        lines = [f"{ind}for {k} in range(k):", f"{ind}    {AT}0"]
+        text = w.expr(step[1], pre, ind + "    ")
+        lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
+                  f"{ind}    g.charge({len(body) or 1})"]
+        frame = f"g._paused.append(new_while(({ref}, e, k - {k} - 1)))"
+        tail = [f"{ind}else:", f"{ind}    {AT}0", f"{ind}    g.endless()"]
+    elif op == LOOP:  # the flow's own loop: unguarded (its steps have guards of their own)
+        body, pre = step[2], list[str]()
+        text = w.expr(step[1], pre, ind + "    ")
+        if pre:  # the test needs lines of its own before it
+            lines = [f"{ind}while True:", f"{ind}    {AT}0", *pre, f"{ind}    if not {text}:", f"{ind}        break"]
+        else:  # (a fault in the test is placed by the runner's first mark, before it)
+            lines = [f"{ind}while {text}:"]
+        frame = f"g._paused.append(new_while(({ref}, e, None)))"
+    else:  # REPEAT
+        body = step[2]
+        lines = [f"{ind}for {k} in range(k):"]
+        frame = f"g._paused.append(new_repeat(({ref}, e, k - {k} - 1)))"
+    inner = w.block(body, [frame, "True"], ind + "    ", wheres)
+    return lines + (inner or [f"{ind}    pass"]) + tail
