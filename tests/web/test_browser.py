@@ -6,6 +6,7 @@ page received is checked for secrets; names and a variant's text stay text."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -77,6 +78,10 @@ def test_two_pages_play_a_whole_classic_game_with_a_bot_reloading_and_leaving(
         started = time.monotonic()
         moves = play_to_the_end(players, timeout=90, on_move=trouble)
         print(f"classic: {moves} moves in {time.monotonic() - started:.1f} s")
+        page = players[0].page
+        page.wait_for_selector("#results:not([hidden])")  # the results screen, closed to look at the table
+        assert re.search(r"win(s)? the game", page.text_content("#r-title") or "")
+        page.click("#r-close")
         rules = players[0].page.context.expect_page()
         with rules as opened:
             players[0].page.click("#rules")
