@@ -157,7 +157,7 @@ def frame_problems(text: str, seat: int | None, snap: Snapshot | None, known: se
         if mine != sorted(snap.hands[seat]):
             problems.append(f"P{seat + 1} was sent a hand that is not theirs: {mine}")
     for s in (frame.get("table") or {}).get("seats", []):
-        if set(s) != {"seat", "name", "size", "score", "backs", "flags"}:
+        if set(s) != {"seat", "size", "score", "out", "backs", "shown", "flags"}:
             problems.append(f"a seat's public part has {sorted(s)}")
     others = [c for p, h in enumerate(snap.hands) if p != seat for c in h] + snap.draw
     secret = set(others) - known

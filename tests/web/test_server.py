@@ -269,7 +269,7 @@ def test_the_host_restarts_with_a_seed_and_undoes_over_the_socket(server: tuple[
                 break
         answered = len(table.game.actions) if table.game else 0
         await ws.send(json.dumps({"type": "host", "action": "undo"}))
-        while "undid" not in (await _next(ws, "state"))["message"]:
+        while "undid" not in ((await _next(ws, "state"))["notice"] or {}).get("text", ""):
             pass
         assert table.game is not None and len(table.game.actions) < answered
         assert table.game.decision is not None and table.game.decision.player == 0

@@ -15,7 +15,6 @@ from unodsl import Game, make_agents
 from unodsl.tools.replay import load_log, replay
 from unodsl.tools.save import load_save, parse_save
 from unodsl.variant.load import load_variant
-from unodsl.web.frames import public_data, seat_data
 from unodsl.web.narration import SeatNarrator, segments
 from unodsl.web.protocol import Answer, Hello, HostAction, Refused, clean_name, parse
 from unodsl.web.table import Table
@@ -204,34 +203,37 @@ def test_a_seat_is_sent_its_own_hand_and_decision_and_only_sizes_of_the_others(t
     bots_to_end(t)
     game = t.game
     assert game is not None and game.decision is not None
-    names = t.names()
-    mine = seat_data(game, 0, t.decision_id, names, t.colors)
+    mine = t.frame(0)["you"]
     assert sorted(c["label"] for c in mine["hand"]) == sorted(c.label for c in game.hands[0])
     assert mine["decision"] is not None and len(mine["decision"]["options"]) == len(game.decision.options)
     playable = {c["option"] for c in mine["hand"] if c["option"] is not None}
     assert playable and all(mine["decision"]["options"][k]["what"] == "play" for k in playable)
-    theirs = seat_data(game, 1, t.decision_id, names, t.colors)
+    theirs = t.frame(1)["you"]
     assert theirs["decision"] is None
-    public = public_data(game, names, t.colors)
+    public = t.frame(None)["table"]
     assert public is not None
     assert [s["size"] for s in public["seats"]] == [len(h) for h in game.hands]
-    assert all(set(s) == {"seat", "name", "size", "score", "backs", "flags"} for s in public["seats"])
+    assert all(set(s) == {"seat", "size", "score", "out", "backs", "shown", "flags"} for s in public["seats"])
 
 
-def test_flip_shows_the_backs_of_the_others_cards_and_never_their_faces(tmp_path: Path) -> None:
+def test_flip_shows_the_backs_of_the_others_cards_and_never_their_faces_nor_a_seat_its_own_backs(
+        tmp_path: Path) -> None:
     t = table(tmp_path, "flip", players=3)
     t.start()
     game = t.game
     assert game is not None
-    public = public_data(game, t.names(), t.colors)
-    assert public is not None and public["two_sided"]
-    for p, seat in enumerate(public["seats"]):
-        assert sorted(b["label"] for b in seat["backs"]) == sorted(
-            c.back.label for c in game.hands[p] if c.back is not None)
-    text = json.dumps(public)
     faces = {c.label for h in game.hands for c in h} - {c.back.label for h in game.hands for c in h if c.back}
     shown = set(game.observation(0).discard_pile)
-    assert not [f for f in faces - shown if f'"{f}"' in text]
+    for seat in (None, 0, 1, 2):
+        frame = t.frame(seat)
+        public = frame["table"]
+        assert public is not None and public["two_sided"]
+        for p, s in enumerate(public["seats"]):
+            backs = [] if p == seat else sorted(c.back.label for c in game.hands[p] if c.back is not None)
+            assert sorted(b["label"] for b in s["backs"]) == backs
+        assert seat is None or all("back" not in c for c in frame["you"]["hand"])
+        text = json.dumps(public)
+        assert not [f for f in faces - shown if f'"{f}"' in text]
 
 
 def test_the_narration_of_a_seat_names_its_own_drawn_cards_and_not_the_others(tmp_path: Path) -> None:
@@ -243,7 +245,10 @@ def test_the_narration_of_a_seat_names_its_own_drawn_cards_and_not_the_others(tm
     game.autoplay(make_agents(["greedy"], 3, 8))
     told = ["".join(text for text, _ in line) for line in mine.since(0)]
     seen = ["".join(text for text, _ in line) for line in watcher.since(0)]
-    assert any("P1 (you) draws" in line and drawn[0][-1] in line for line in told) or not drawn[0]
+    assert any("P1 draws" in line and drawn[0][-1] in line for line in told) or not drawn[0]
+    runs = [run for line in mine.since(0) for run in line]
+    assert ("P1", "b you") in runs and ("P1", "b") not in runs and ("P2", "b") in runs  # its own label, marked
+    assert not [line for line in told if "(you)" in line]
     assert not [line for line in seen if "draws" in line and not line.split("draws ")[1][0].isdigit()]
     assert not [line for line in told if "P2 draws" in line and not line.split("draws ")[1][0].isdigit()]
 
@@ -267,10 +272,9 @@ def test_a_jump_in_offer_is_sent_to_its_seat_and_the_others_see_only_that_someon
         t.answer(0, t.decision_id or "", 0)
     else:
         pytest.fail("no jump-in offer came to P1")
-    names = t.names()
-    mine = seat_data(game, 0, t.decision_id, names, t.colors)["decision"]
+    mine = t.frame(0)["you"]["decision"]
     assert mine is not None and mine["kind"] == "jump" and mine["about"] is not None
     assert {o["what"] for o in mine["options"]} == {"play", "word"} and mine["options"][-1]["text"] == "pass"
-    public = public_data(game, names, t.colors)
+    public = t.frame(None)["table"]
     assert public is not None and public["turn"] is None and public["deciding"] is True
-    assert seat_data(game, 1, t.decision_id, names, t.colors)["decision"] is None
+    assert t.frame(1)["you"]["decision"] is None

@@ -1,120 +1,192 @@
-"""What a page is sent: the table as one seat (or a spectator) sees it, as JSON data.
+"""What a page is sent: the one function that makes a state frame, `state_frame`.
 
-Everything here comes from `Game.observation(seat)` (engine/view.py), the public
-piles and the seat's own pending decision. Another seat's hand is never read: the
-others are hand sizes, scores, flags and, with two-sided cards, the backs they show.
-Who must decide is told only for a turn (whose turn it is, public at any table):
-other questions (a jump-in offer, keeping a drawn card …) would tell what a hand holds.
+A frame is made of two things only: what the page's seat knows of the game
+(`Knowledge`, knowledge.py: made from `Game.observation(seat)` and the seat's own
+decision; never a Game) and the table's public facts (`TableFacts`: its seats with
+their labels and names, the notice, the host's possible actions, the timer, the
+scores of rounds gone). Neither holds a seed, a server path, another hand or the
+draw pile's order, so no frame can. The fields are described in docs/serve.md
+("The protocol").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
 
 from ..engine.actions import Decision, Play
 from ..engine.cards import Card
-from ..engine.game import Game
-from ..engine.view import OpponentView, PlayerView
 from ..model import Variant
 from ..players.human import KIND_HELP, option_text, question
+from .knowledge import Knowledge
 
-SHOWN_DISCARDS = 6  # the top cards of the discard pile a page shows
+# The asks a page answers with its UNO button (engine asks named in variant files;
+# any other ask is a yes/no question): prompt → what the button does.
+UNO_ASKS = {"call_uno": "call", "catch_uno": "catch"}
 
 
-def face_colors(variant: Variant) -> dict[str, str]:
-    """Each face's label → its colour ("" for none): to colour a label the view gives
-    as text (the top card, a back)."""
-    colors: dict[str, str] = {}
+@dataclass(frozen=True, slots=True)
+class FaceLook:
+    color: str
+    wild: bool
+
+
+def face_looks(variant: Variant) -> dict[str, FaceLook]:
+    """Each face's label → its colour ("" for none) and whether it is wild: to draw a
+    label the view gives as text (the top card, a back, a discard)."""
+    looks: dict[str, FaceLook] = {}
     for side in variant.sides:
         for face in side.faces:
-            colors.setdefault(face.label, face.color or "")
-    return colors
+            looks.setdefault(face.label, FaceLook(face.color or "", face.wild))
+    return looks
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFacts:
+    """A seat as every page is told it: `label` ("P2") and `name` (what its person
+    typed, may be empty) apart, so that no name can pass for another seat."""
+
+    seat: int
+    label: str
+    name: str
+    person: bool
+    bot: str
+    connected: bool
+    bot_plays: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A short notice for every page (an undo, a new game, a seat handed to a bot …):
+    `id` grows with each notice; the page hides it after `seconds`, and the table
+    drops it at the next change a person makes."""
+
+    id: int
+    kind: str
+    text: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    round: int
+    winner: int
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What the table tells a page besides the game: nothing here is secret."""
+
+    status: str  # lobby, playing, over, failed
+    game: int  # games started at this table
+    seats: tuple[SeatFacts, ...]
+    notice: Notice | None = None
+    failure: str = ""  # why the game stopped (status failed), without the seed or a path
+    host: dict[str, Any] | None = None  # the host's actions possible now (a host's page only)
+    again: tuple[int, ...] = ()  # seats that asked for another game
+    rounds: tuple[RoundResult, ...] = ()  # the rounds of this game so far
+    winners: tuple[int, ...] = ()  # the game's winners, once it is over
+    seconds_left: float | None = None  # the pending decision's time left (--turn-seconds), if a person's
+    decision_id: str | None = None
+    looks: dict[str, FaceLook] = field(default_factory=dict)
+
+
+def state_frame(known: Knowledge | None, facts: TableFacts, seat: int | None) -> dict[str, Any]:
+    """The state frame of a page at `seat` (None: a spectator): the one function every
+    frame is made by. `known` is what that seat knows of the game (None: no game yet)."""
+    labels = [s.label for s in facts.seats]
+    timer = None
+    if known is not None and facts.seconds_left is not None and (known.turn is not None or known.decision):
+        timer = {"seconds": round(facts.seconds_left, 1), "mine": known.decision is not None}
+    frame: dict[str, Any] = {
+        "type": "state", "status": facts.status, "game": facts.game,
+        "notice": _notice(facts.notice), "failure": facts.failure,
+        "seats": [{"seat": s.seat, "label": s.label, "name": s.name, "person": s.person, "bot": s.bot,
+                   "connected": s.connected, "bot_plays": s.bot_plays, "you": s.seat == seat} for s in facts.seats],
+        "host": facts.host,
+        "again": list(facts.again),
+        "scores": {"rounds": [{"round": r.round, "winner": r.winner, "points": list(r.points),
+                               "totals": list(r.totals)} for r in facts.rounds],
+                   "winners": list(facts.winners) if facts.status == "over" else None},
+        "timer": timer,
+        "table": public_data(known, facts.looks) if known is not None else None,
+        "you": (seat_data(known, facts.decision_id, labels)
+                if seat is not None and known is not None else None),
+    }
+    if seat is not None:
+        frame["bot_plays"] = facts.seats[seat].bot_plays
+    return frame
+
+
+def _notice(n: Notice | None) -> dict[str, Any] | None:
+    return None if n is None else {"id": n.id, "kind": n.kind, "text": n.text, "seconds": n.seconds}
 
 
 def card_data(card: Card) -> dict[str, Any]:
     return {"label": card.label, "color": card.color or "", "wild": card.wild}
 
 
-def label_data(label: str, colors: dict[str, str]) -> dict[str, Any]:
-    return {"label": label, "color": colors.get(label, "")}
+def label_data(label: str, looks: dict[str, FaceLook]) -> dict[str, Any]:
+    look = looks.get(label)
+    return {"label": label, "color": look.color if look else "", "wild": look.wild if look else False}
 
 
-def _order(card: Card) -> tuple[Any, ...]:
-    return (card.color is None, card.color or "", card.rank is None, card.rank or 0, card.label)
-
-
-def public_data(game: Game | None, names: Sequence[str], colors: dict[str, str]) -> dict[str, Any] | None:
-    """What everyone sees: the piles, the colour, the side, each seat's size, backs,
-    score and flags, whose turn it is and whether someone else is deciding."""
-    if game is None:
-        return None
-    view = game.observation(0)  # the public parts of any seat's view are the same
-    # Each seat as the others see it: seat 0 from seat 1's view, the rest from seat 0's.
-    first = game.observation(1).opponents[:1] if game.n > 1 else (_alone(view),)
-    public = {o.seat: o for o in (*first, *view.opponents)}
-    seats = [{"seat": p, "name": names[p], "size": public[p].hand_size, "score": public[p].score,
-              "backs": [label_data(b, colors) for b in public[p].backs], "flags": sorted(public[p].flags)}
-             for p in range(game.n)]
-    d = game.decision
-    top = view.top
+def public_data(k: Knowledge, looks: dict[str, FaceLook]) -> dict[str, Any]:
+    """What everyone at the table sees (each seat's own backs only to the others)."""
+    top = None
+    if k.top is not None:
+        top = {**label_data(k.top, looks), "in_play": k.color or ""}
     return {
-        "round": game.round, "turns": game.turns,
-        "top": label_data(top, colors) if top is not None else None,
-        "discards": [label_data(c, colors) for c in view.discard_pile[-SHOWN_DISCARDS:]],
-        "color": view.current_color, "side": view.side, "direction": view.direction,
-        "draw_pile": view.draw_pile_size,
-        "draw_back": label_data(view.draw_pile_back, colors) if view.draw_pile_back else None,
-        "aside": [label_data(c, colors) for c in view.aside],
-        "penalty": view.penalty, "dealer": view.dealer, "current": view.current, "seats": seats,
+        "round": k.round, "turns": k.turns, "top": top,
+        "discards": [label_data(c, looks) for c in k.discards],
+        "color": k.color, "side": k.side, "direction": k.direction,
+        "draw_pile": k.draw_pile,
+        "draw_back": label_data(k.draw_back, looks) if k.draw_back else None,
+        "aside": [label_data(c, looks) for c in k.aside],
+        "penalty": k.penalty, "dealer": k.dealer, "current": k.current,
+        "seats": [{"seat": s.seat, "size": s.size, "score": s.score, "out": s.out,
+                   "backs": [label_data(b, looks) for b in s.backs], "shown": list(s.shown), "flags": list(s.flags)}
+                  for s in k.seats],
         # whose turn it is; any other question is "someone is deciding", without a name
-        "turn": d.player if d is not None and d.kind == "turn" else None,
-        "deciding": d is not None and d.kind != "turn",
-        "over": game.over, "winner": game.winner,
-        "two_sided": view.draw_pile_back is not None or any(o.backs for o in view.opponents),
+        "turn": k.turn, "deciding": k.deciding,
+        "over": k.over, "winner": k.winner, "two_sided": k.two_sided,
     }
 
 
-def _alone(view: PlayerView) -> OpponentView:
-    """A table of one: the seat as others would see it."""
-    backs = tuple(sorted(c.back.label for c in view.hand if c.back is not None))
-    return OpponentView(view.player, len(view.hand), backs, view.scores[view.player], view.flags)
+def seat_data(k: Knowledge, decision_id: str | None, labels: Sequence[str]) -> dict[str, Any]:
+    """What only the seat sees: its hand (each card with the option that plays it, if
+    legal now), its own decision, and whether its UNO button calls or catches now."""
+    d = k.decision
+    uno = None
+    if d is not None and d.kind == "ask" and d.prompt in UNO_ASKS:
+        uno = {"action": UNO_ASKS[d.prompt], "decision": decision_id,
+               "yes": d.options.index(True), "no": d.options.index(False)}
+    me = k.seats[k.seat] if k.seat is not None else None
+    return {"seat": k.seat,
+            "hand": [{"label": c.label, "color": c.color, "wild": c.wild, "option": c.option} for c in k.hand],
+            "flags": list(me.flags) if me else [],
+            "uno": uno,
+            "decision": decision_data(d, decision_id, labels, k.penalty) if d is not None else None}
 
 
-def seat_data(game: Game, seat: int, decision_id: str | None, names: Sequence[str],
-              colors: dict[str, str]) -> dict[str, Any]:
-    """What only `seat` sees: its hand (each card with the option that plays it, if
-    legal now) and its own decision, if one is pending."""
-    view = game.observation(seat)
-    d = game.decision
-    mine = d if d is not None and d.player == seat else None
-    plays: dict[int, int] = {}
-    if mine is not None:
-        for i, option in enumerate(mine.options):
-            if type(option) is Play:
-                plays.setdefault(id(option.card), i)
-    hand = [{**card_data(c), "option": plays.get(id(c)),
-             "back": label_data(c.back.label, colors) if c.back is not None else None}
-            for c in sorted(view.hand, key=_order)]
-    return {"seat": seat, "hand": hand, "flags": sorted(view.flags),
-            "decision": decision_data(mine, decision_id, names, view.penalty) if mine is not None else None}
-
-
-def decision_data(d: Decision, decision_id: str | None, names: Sequence[str], penalty: int) -> dict[str, Any]:
+def decision_data(d: Decision, decision_id: str | None, labels: Sequence[str], penalty: int) -> dict[str, Any]:
     """A decision as a page shows it: the question, its help, and each option with
     what it is (a card to play, an action word, a colour, a seat, a card, yes or no)."""
     return {"id": decision_id, "kind": d.kind, "prompt": d.prompt,
-            "question": Text.from_markup(question(d, names)).plain,
+            "question": Text.from_markup(question(d, labels)).plain,
             "help": KIND_HELP.get(d.kind, "Pick one of the options."),
             "about": card_data(d.about) if d.about is not None else None,
             "penalty": penalty,
-            "options": [option_data(o, d, names) for o in d.options]}
+            "options": [option_data(o, d, labels) for o in d.options]}
 
 
-def option_data(option: Any, d: Decision, names: Sequence[str]) -> dict[str, Any]:
-    text = option_text(option, d, names)
+def option_data(option: Any, d: Decision, labels: Sequence[str]) -> dict[str, Any]:
+    text = option_text(option, d, labels)
     if type(option) is Play:
         return {"what": "play", "text": text, "card": card_data(option.card)}
     if type(option) is Card:

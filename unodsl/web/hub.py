@@ -13,6 +13,7 @@ searches (ISMCTS) thinks in a worker thread, so the server goes on meanwhile.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
@@ -21,8 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .frames import public_data, seat_data
-from .protocol import Answer, Hello, HostAction, Message, Refused, Rename, SeatAction, Taken, parse
+from .protocol import Again, Answer, Hello, HostAction, Message, Refused, Rename, SeatAction, Taken, Uno, parse
 from .table import Table
 
 RATE = 20.0  # messages a second a page may send, on average
@@ -31,6 +31,7 @@ CUT_OFF = 300  # messages refused for coming too fast, without a pause: the conn
 HELLO_WITHIN = 15.0  # seconds a new connection has to say hello
 POLICY = 1008  # WebSocket close code: the connection broke the protocol's rules
 MOVED = 4000  # close code: the seat was opened in another window
+NOTE_SECONDS = 6.0  # how long a page shows an error or an info sent to it alone
 
 
 @dataclass(eq=False)
@@ -54,7 +55,8 @@ class Connection:
     frames: int = 0
 
     def note(self, kind: str, message: str, **more: Any) -> None:
-        self.notes.append({"type": kind, "message": message, **more})
+        """A message for this page alone (an error, an info); the page hides it after `seconds`."""
+        self.notes.append({"type": kind, "message": message, "seconds": NOTE_SECONDS, **more})
         self.wake.set()
 
     def end(self, code: int, reason: str) -> None:
@@ -138,11 +140,16 @@ class Hub:
     async def _bots(self, table: Table, wake: asyncio.Event) -> None:
         """Let the bots of `table` move whenever a decision is theirs."""
         while True:
-            await wake.wait()
+            left = table.seconds_left()  # a person's clock (--turn-seconds): their bot answers when it runs out
+            if left is None:
+                await wake.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), left)
             wake.clear()
             while (move := table.bot_move()) is not None:
                 agent, game, version = move
-                if table.bot_delay:
+                if table.bot_delay and not table.timed_out():
                     await asyncio.sleep(table.bot_delay)
                     if table.bot_move() != move:
                         continue
@@ -154,7 +161,7 @@ class Hub:
                     else:
                         choice = agent.choose(game, decision)
                 except Exception as err:  # a bot's own fault: the table stops and says so
-                    table._fail(f"the bot at {table.name(decision.player)} failed: {err}")
+                    table.bot_failed(decision.player, err)
                     self.touch(table)
                     break
                 if table.apply_bot(game, version, choice):
@@ -264,6 +271,15 @@ class Hub:
                 table.hand_to_bot(page.seat)
             else:
                 table.take(page.seat)
+        elif isinstance(msg, Uno):
+            if page.seat is None:
+                raise Refused("a spectator cannot call or catch UNO")
+            table.uno(page.seat, msg.action)
+            self.decisions += 1
+        elif isinstance(msg, Again):
+            if page.seat is None:
+                raise Refused("a spectator cannot ask for another game")
+            table.ask_again(page.seat)
         elif isinstance(msg, Rename):
             if page.seat is None:
                 raise Refused("a spectator has no name at the table")
@@ -285,12 +301,13 @@ class Hub:
         elif action == "undo":
             table.undo()
         elif action == "save":
-            path = table.save()
-            page.note("info", f"saved to {path}; `unodsl serve --resume {path}` goes on with it")
+            path = table.save()  # (the page is told the file's name, not where the server keeps it)
+            page.note("info", f"saved as {path.name} in the server's games folder: "
+                      f"`unodsl serve --resume {path.name}` there goes on with it")
         elif msg.seat is None or not 0 <= msg.seat < table.players:
             raise Refused(f"say which seat, 0–{table.players - 1}")
         elif action == "bot":
-            table.hand_to_bot(msg.seat)
+            table.hand_to_bot(msg.seat, by_host=True)
         else:
             table.take(msg.seat)
 
@@ -314,22 +331,11 @@ class Hub:
             return
 
     def frame(self, page: Connection) -> str | None:
-        """The table as `page` may see it, with the narration lines it has not had;
-        None if nothing changed for it."""
+        """The table as `page` may see it (`Table.frame`: the one way a frame is made),
+        with the narration lines it has not had; None if nothing changed for it."""
         table = page.table
         assert table is not None
-        names = table.names()
-        state = {
-            "type": "state", "status": table.status, "message": table.message, "game": table.number,
-            "seats": [{"seat": s.index, "name": names[s.index], "person": s.person, "bot": s.bot,
-                       "connected": bool(s.connected)} for s in table.seats],
-            "table": public_data(table.game, names, table.colors),
-            "you": (seat_data(table.game, page.seat, table.decision_id, names, table.colors)
-                    if page.seat is not None and table.game is not None else None),
-        }
-        if page.seat is not None:
-            state["bot_plays"] = table.seats[page.seat].bot_plays
-        text = json.dumps(state, separators=(",", ":"))
+        text = json.dumps(table.frame(page.seat, page.host), separators=(",", ":"))
         narrator = table.narrators[page.seat if page.seat is not None else -1]
         reset = page.generation != table.generation
         lines = narrator.since(0 if reset else page.sent)

@@ -3,7 +3,11 @@
 `SeatNarrator` is the narrator of `tools/narrator.py`, given each event with only
 the fields its declaration (engine/events.py) lets the seat see: a spectator gets
 the public fields, a seat also those about itself (the cards it draws, a card it
-gives or gets, its own answers). Its own drawn cards are told by name.
+gives or gets, its own answers). Its own drawn cards are told by name. The game
+itself it sees only through `PublicGame` (sizes, scores, the top card, whose turn):
+it cannot read a hand or the draw pile. Seats are named by their labels ("P2"),
+never by the names people type, so a name cannot pass for another seat; the seat's
+own label carries the class "you".
 
 A line is kept as the narrator's markup and sent as runs of plain text, each with style classes from a fixed list
 (`segments`): the page puts the text in with `textContent`, so nothing a variant
@@ -18,6 +22,7 @@ from itertools import pairwise
 from typing import Any
 
 from rich.errors import MarkupError
+from rich.markup import escape
 from rich.text import Text
 
 from ..engine.cards import Card
@@ -30,7 +35,65 @@ KEEP_LINES = 200  # the lines kept per seat (a page that reconnects gets these)
 # The narrator's rich styles → the page's CSS classes; any other style is dropped.
 CLASSES = {"bold": "b", "dim": "dim", "italic": "i", "underline": "u",
            "red": "c-red", "yellow": "c-yellow", "green": "c-green", "blue": "c-blue",
-           "magenta": "c-pink", "cyan": "c-teal", "dark_orange": "c-orange", "purple": "c-purple"}
+           "magenta": "c-pink", "cyan": "c-teal", "dark_orange": "c-orange", "purple": "c-purple",
+           "blink": "you"}  # (blink: the narrator's mark of the seat's own label, never shown as blinking)
+
+ZONE_TEXT = {"draw_pile": "the draw pile", "discard_pile": "the discard pile", "aside": "the cards set aside"}
+
+
+def zone_text(zone: str) -> str:
+    """A zone's name as a person reads it ("discard_pile" → "the discard pile")."""
+    return ZONE_TEXT.get(zone, zone.replace("_", " "))
+
+
+def cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+class PublicGame:
+    """What a seat's narrator may read of the game: what everyone at the table sees.
+    Hands are only their sizes (each a tuple of None), the discard pile only its top."""
+
+    __slots__ = ("game",)
+
+    def __init__(self) -> None:
+        self.game: Any = None
+
+    @property
+    def n(self) -> int:
+        return int(self.game.n)
+
+    @property
+    def hands(self) -> tuple[tuple[None, ...], ...]:
+        return tuple((None,) * len(h) for h in self.game.hands)
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        return list(self.game.discard_pile[-1:])
+
+    @property
+    def penalty(self) -> int:
+        return int(self.game.penalty)
+
+    @property
+    def current(self) -> int:
+        return int(self.game.current)
+
+    @property
+    def turns(self) -> int:
+        return int(self.game.turns)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.game.scores)
+
+    @property
+    def team_of(self) -> Any:
+        return self.game.team_of
+
+    @property
+    def teams(self) -> Any:
+        return self.game.teams
 
 Segment = tuple[str, str]  # (text, classes)
 
@@ -60,11 +123,13 @@ def segments(markup: str) -> tuple[Segment, ...]:
 
 
 class SeatNarrator(Narrator):
-    """The narration as `seat` may know it (None: a spectator, who sees public fields only)."""
+    """The narration as `seat` may know it (None: a spectator, who sees public fields only).
+    `labels` are the seats' labels ("P1", "P2" …)."""
 
-    def __init__(self, names: list[str], seat: int | None) -> None:
-        super().__init__(names, self._say)
+    def __init__(self, labels: list[str], seat: int | None) -> None:
+        super().__init__(labels, self._say)
         self.seat = seat
+        self.public = PublicGame()
         self.lines: deque[str] = deque(maxlen=KEEP_LINES)  # as rich markup (see segments)
         self.count = 0  # lines said so far (the kept ones are the last of them)
         self.mine: list[Card] = []  # cards this seat drew, until their hand_changed
@@ -85,10 +150,21 @@ class SeatNarrator(Narrator):
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         seen = visible_to(name, data, -1 if self.seat is None else self.seat)
-        super().__call__(game, name, seen)
+        self.public.game = game
+        super().__call__(self.public, name, seen)  # type: ignore[arg-type]  # the public face of the game only
 
     def who(self, p: int) -> str:
-        return super().who(p) + (" (you)" if p == self.seat else "")
+        style = "bold blink" if p == self.seat else "bold"
+        return f"[{style}]{escape(self.names[p])}[/]"
+
+    def on_eliminated(self, d: dict[str, Any]) -> None:
+        where = escape(zone_text(str(d["zone"])))
+        self.say(f"    {self.who(d['player'])} is out of the round ({cards(d['count'])} to {where})")
+
+    def on_cards_moved(self, d: dict[str, Any]) -> None:
+        if self.verbose:
+            self.say(f"    {cards(d['count'])} move from {escape(zone_text(str(d['source'])))} to "
+                     f"{escape(zone_text(str(d['target'])))}")
 
     def on_card_played(self, d: dict[str, Any]) -> None:
         if self.unknown:  # a hidden turn answer was a play, not the draw it was taken for

@@ -6,8 +6,12 @@ Every message is one JSON object with a "type":
     {"type": "answer", "decision": "…", "option": 2}
     {"type": "seat", "action": "bot" | "back"}          (a person's own seat)
     {"type": "name", "name": "Ann"}
+    {"type": "uno", "action": "call" | "catch"}        (the UNO button: yes to the seat's UNO question)
+    {"type": "again"}                                   (a player asks for another game; the host starts it)
     {"type": "host", "action": "start" | "restart" | "undo" | "save" | "bot" | "person",
      "seat": 1, "seed": 7}
+
+What the server sends (state frames, notes) is described in docs/serve.md, "The protocol".
 
 Anything else is a `Refused` with a message that says what is wrong; the caller sends
 it back to that connection alone, and nothing changes.
@@ -24,6 +28,7 @@ MAX_MESSAGE = 16_384  # characters in one message; a page's largest is far small
 MAX_NAME = 24  # characters in a player's name
 HOST_ACTIONS = ("start", "restart", "undo", "save", "bot", "person")
 SEAT_ACTIONS = ("bot", "back")
+UNO_ACTIONS = ("call", "catch")
 
 
 class Refused(Exception):
@@ -66,7 +71,17 @@ class HostAction:
     seed: int | None
 
 
-Message = Hello | Answer | SeatAction | Rename | HostAction
+@dataclass(frozen=True)
+class Uno:
+    action: str  # call, catch
+
+
+@dataclass(frozen=True)
+class Again:
+    pass
+
+
+Message = Hello | Answer | SeatAction | Rename | HostAction | Uno | Again
 
 
 def parse(text: str | bytes) -> Message:
@@ -98,13 +113,17 @@ def parse(text: str | bytes) -> Message:
         return SeatAction(_choice(doc, "action", SEAT_ACTIONS))
     if kind == "name":
         return Rename(clean_name(_text(doc, "name", 200)))
+    if kind == "uno":
+        return Uno(_choice(doc, "action", UNO_ACTIONS))
+    if kind == "again":
+        return Again()
     if kind == "host":
         seed = doc.get("seed")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
             raise Refused("a seed is a whole number from 0")
         return HostAction(_choice(doc, "action", HOST_ACTIONS), _seat(doc, "seat", optional=True), seed)
     shown = json.dumps(kind)[:40]
-    raise Refused(f"unknown message type {shown}: hello, answer, seat, name or host")
+    raise Refused(f"unknown message type {shown}: hello, answer, seat, name, uno, again or host")
 
 
 def _text(doc: dict[str, Any], key: str, most: int) -> str:

@@ -6,13 +6,20 @@ bot's move through `bot_move`/`apply_bot`); hub.py drives it. Every answer goes
 through `Game.apply`, so an illegal one changes nothing. The log is written as the
 game goes, event by event (`tools/log.py`'s format), and rewritten after an undo,
 so that `unodsl replay` checks the game as it stands.
+
+What a page is told is `frame(seat, host)`: the one way a frame is made (from what
+the seat knows, knowledge.py, and the table's public facts, `facts`). The seed and
+the server's paths stay here and in the log, the save and the server's log
+(`logging`, "unodsl.web"), never in a notice.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import random
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,14 +28,18 @@ from typing import IO, Any
 from ..engine.actions import decode_answer
 from ..engine.events import EVENTS
 from ..engine.game import MAX_TURNS, Game
-from ..errors import UnoDslError
+from ..errors import IllegalAction, UnoDslError, VariantRuntimeError
 from ..model import Variant
 from ..players.bots import Agent, agents_rng, make_agent
 from ..tools.log import LOG_VERSION, event_line, log_header
 from ..tools.save import Save, restore, write_save
-from .frames import face_colors
+from .frames import UNO_ASKS, Notice, RoundResult, SeatFacts, TableFacts, face_looks, state_frame
+from .knowledge import knowledge
 from .narration import SeatNarrator
 from .protocol import Refused
+
+LOG = logging.getLogger("unodsl.web")
+NOTICE_SECONDS = 8.0  # how long a page shows a notice
 
 HUMAN = "human"  # a seat's agent in logs and saves when a person played it
 
@@ -75,10 +86,39 @@ class LogFile:
             self.out = None
 
 
+
+class Scoreboard:
+    """A listener: the rounds of a game as everyone sees them (their public fields only)."""
+
+    def __init__(self) -> None:
+        self.rounds: list[RoundResult] = []
+        self.winners: tuple[int, ...] = ()
+
+    def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
+        if name == "round_end":
+            points = tuple(int(x) for x in data["points"])
+            before = self.rounds[-1].totals if self.rounds else (0,) * len(points)
+            self.rounds.append(RoundResult(len(self.rounds) + 1, data["player"], points,
+                                           tuple(a + b for a, b in zip(before, points, strict=True))))
+        elif name == "game_end":
+            self.winners = tuple(data["winners"])
+
+
+def failure_text(err: Exception) -> str:
+    """What a page is told when the game stops: what went wrong, without the seed, a
+    replay command or a file's path (those go to the server's log)."""
+    if isinstance(err, VariantRuntimeError):
+        return f"a rule of the variant failed in round {err.round}, turn {err.turn}: {err.message}"
+    if isinstance(err, IllegalAction):
+        return "a bot gave an answer the rules do not allow"
+    return f"{type(err).__name__}: see the server's log"
+
+
 @dataclass
 class Table:
     """A table of `players` seats playing `variant`; `bots` are cycled over the seats
-    as the agents that play them when no person does."""
+    as the agents that play them when no person does. With `turn_seconds`, a person
+    who has not answered in time gets their seat's bot's answer (`clock` tells the time)."""
 
     id: str
     variant: Variant
@@ -89,15 +129,23 @@ class Table:
     agent_seed: int | None = None
     max_turns: int = MAX_TURNS
     bot_delay: float = 0.0
+    turn_seconds: float | None = None
+    clock: Callable[[], float] = time.monotonic
     seats: list[Seat] = field(default_factory=list)
     status: str = "lobby"  # lobby, playing, over, failed
-    message: str = ""  # what the last host action or failure said, for every page
+    notice: Notice | None = None  # the last notice for every page (an undo, a new game …)
+    notice_until: float = 0.0  # when it expires (by `clock`)
+    notices: int = 0  # notices given so far (each one's id)
+    failure: str = ""  # why the game stopped (status failed)
     game: Game | None = None
     narrators: list[SeatNarrator] = field(default_factory=list)  # one per seat, then the spectators'
+    scoreboard: Scoreboard = field(default_factory=Scoreboard)
     generation: int = 0  # a new game or an undo starts a new narration
     decision_id: str | None = None
+    deadline: float | None = None  # when the pending person's time runs out (turn_seconds)
     version: int = 0  # changes with every change of the game
     deciders: list[tuple[int, bool]] = field(default_factory=list)  # per answer: (seat, by a person)
+    again: set[int] = field(default_factory=set)  # seats that asked for another game
     log: LogFile | None = None
     log_path: Path | None = None
     number: int = 0  # games played at this table
@@ -114,29 +162,64 @@ class Table:
         specs = list(self.bots) or ["greedy"]
         self.seats = [Seat(p, secrets.token_urlsafe(18), specs[p % len(specs)],
                            make_agent(specs[p % len(specs)], rng)) for p in range(self.players)]
-        self.colors = face_colors(self.variant)
+        self.looks = face_looks(self.variant)
         self.spectator_token = secrets.token_urlsafe(6)
         self._new_narrators()
 
     # -- names ---------------------------------------------------------------------
+    def label(self, p: int) -> str:
+        """The seat's label, "P1" …: what the narration and the questions call it."""
+        return f"P{p + 1}"
+
+    def labels(self) -> list[str]:
+        return [self.label(p) for p in range(self.players)]
+
     def name(self, p: int) -> str:
+        """The seat as a notice names it: "P2 · Ann", or "P2" (no name can pass for a label)."""
         seat = self.seats[p]
-        if seat.name:
-            return seat.name
-        return f"P{p + 1}" if seat.person else f"P{p + 1} ({seat.bot})"
+        return f"{self.label(p)} · {seat.name}" if seat.name else self.label(p)
 
     def names(self) -> list[str]:
         return [self.name(p) for p in range(self.players)]
 
+    @property
+    def message(self) -> str:
+        """What the table says now: why it stopped, or its notice."""
+        return self.failure or (self.notice.text if self.notice is not None else "")
+
     def _new_narrators(self) -> None:
-        names = self.names()
-        self.narrators = [SeatNarrator(names, p) for p in range(self.players)] + [SeatNarrator(names, None)]
+        labels = self.labels()
+        self.narrators = [SeatNarrator(labels, p) for p in range(self.players)] + [SeatNarrator(labels, None)]
         self.generation += 1
 
-    def _rename(self) -> None:
-        names = self.names()
-        for n in self.narrators:
-            n.names[:] = names
+    def tell(self, kind: str, text: str, seconds: float = NOTICE_SECONDS) -> None:
+        """A notice for every page (it replaces the last one)."""
+        self.notices += 1
+        self.notice = Notice(self.notices, kind, text, seconds)
+        self.notice_until = self.clock() + seconds
+
+    # -- what a page is sent ----------------------------------------------------------
+    def facts(self, host: bool = False) -> TableFacts:
+        """The table's public facts, for every page (`host`: with the host's possible actions)."""
+        now = self.clock()
+        notice = self.notice if self.notice is not None and now < self.notice_until else None
+        seats = tuple(SeatFacts(s.index, self.label(s.index), s.name, s.person, s.bot, bool(s.connected),
+                                s.bot_plays) for s in self.seats)
+        left = max(0.0, self.deadline - now) if self.deadline is not None else None
+        return TableFacts(self.status, self.number, seats, notice, self.failure,
+                          self.host_actions() if host else None, tuple(sorted(self.again)),
+                          tuple(self.scoreboard.rounds), self.scoreboard.winners, left, self.decision_id, self.looks)
+
+    def host_actions(self) -> dict[str, bool]:
+        """Which of the host's buttons can act now."""
+        people = any(person for _, person in self.deciders)
+        return {"start": self.status != "playing", "restart": self.game is not None,
+                "undo": self.game is not None and people, "save": self.game is not None, "seats": True}
+
+    def frame(self, seat: int | None, host: bool = False) -> dict[str, Any]:
+        """The state frame of a page at `seat` (None: a spectator), without narration."""
+        known = knowledge(self.game, seat) if self.game is not None else None
+        return state_frame(known, self.facts(host), seat)
 
     # -- seats ---------------------------------------------------------------------
     def seat_for(self, seat: int, token: str) -> Seat:
@@ -152,22 +235,36 @@ class Table:
     def take(self, seat: int, name: str = "") -> None:
         """A person takes (or takes back) a seat: from now on the game waits for them."""
         s = self.seats[seat]
+        was = s.person
         s.person = True
         if name:
             s.name = name
-        self._rename()
+        if not was and self.status == "playing":
+            self.tell("person", f"{self.name(seat)} is played by a person again")
+        self._arm()
         self._changed()
 
-    def hand_to_bot(self, seat: int) -> None:
+    def hand_to_bot(self, seat: int, by_host: bool = False) -> None:
         """The seat's bot plays it until the person takes it back."""
         s = self.seats[seat]
+        was = s.person
         s.person = False
-        self._rename()
+        if was:
+            self.tell("bot", f"{self.name(seat)} is played by a bot now" + (" (the host's doing)" if by_host else ""))
+        self._arm()
         self._changed()
 
     def rename(self, seat: int, name: str) -> None:
         self.seats[seat].name = name
-        self._rename()
+        self._changed()
+
+    def ask_again(self, seat: int) -> None:
+        """A player asks for another game (the host confirms with a new game)."""
+        if self.status not in ("over", "failed"):
+            raise Refused("the game is still on: ask for another one when it is over")
+        if seat not in self.again:
+            self.again.add(seat)
+            self.tell("again", f"{self.name(seat)} would like another game: the host starts it")
         self._changed()
 
     # -- the game --------------------------------------------------------------------
@@ -178,12 +275,16 @@ class Table:
         self._close_log()
         self.number += 1
         self.deciders = []
+        self.again = set()
+        self.failure = ""
         for s in self.seats:
             s.played = False
         self._new_narrators()
         self._open_log()
+        LOG.info("table %s: game %d, seed %d", self.id, self.number, self.seed)
+        self.tell("start" if self.number == 1 else "restart",
+                  "the game has started" if self.number == 1 else f"a new game has started (game {self.number})")
         self._build([])
-        self.message = f"game {self.number} started, seed {self.seed}"
 
     def resume(self, save: Save) -> None:
         """Go on with a saved game: its answers are given again (so the narration and
@@ -196,9 +297,9 @@ class Table:
                 self.seats[p].person = True
         self._new_narrators()
         self._open_log()
+        self.tell("resume", f"the game goes on from a save ({len(save.actions)} answers)")
         self._build(list(save.actions))
         self.deciders = [(p, self.seats[p].person) for p in self._answerers(list(save.actions))]
-        self.message = f"resumed from the save ({len(save.actions)} answers)"
 
     def _answerers(self, actions: list[Any]) -> list[int]:
         """The seat that gave each of `actions`."""
@@ -213,13 +314,15 @@ class Table:
         return seats
 
     def _build(self, actions: list[Any]) -> None:
-        listeners: list[Any] = [*self.narrators, *([self.log] if self.log is not None else []), *self.listeners]
+        self.scoreboard = Scoreboard()
+        listeners: list[Any] = [*self.narrators, self.scoreboard, *([self.log] if self.log is not None else []),
+                                *self.listeners]
         try:
             self.game = Game.from_actions(self.variant, self.players, self.seed, actions,
                                           max_turns=self.max_turns, listeners=listeners)
         except UnoDslError as err:
             self.game = None
-            self._fail(f"the game stopped: {err}")
+            self._fail(err)
             return
         self.status = "playing"
         self._after()
@@ -250,19 +353,44 @@ class Table:
         if game.over and self.status == "playing":
             self.status = "over"
             self._close_log()
+        self._arm()
         self._changed()
+
+    def _arm(self) -> None:
+        """The pending decision's clock: running while a person must answer (turn_seconds)."""
+        game = self.game
+        d = game.decision if game is not None and self.status == "playing" else None
+        if self.turn_seconds is None or d is None or self.seats[d.player].bot_plays:
+            self.deadline = None
+        elif self.deadline is None:
+            self.deadline = self.clock() + self.turn_seconds
+
+    def timed_out(self) -> bool:
+        """A person's time to answer has run out (their seat's bot answers for them)."""
+        return self.deadline is not None and self.clock() >= self.deadline
+
+    def seconds_left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - self.clock())
 
     def _changed(self) -> None:
         self.version += 1
         if self.on_change is not None:
             self.on_change(self)
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, err: Exception | str) -> None:
+        if not isinstance(err, str):
+            LOG.error("table %s, game %d (seed %d) stopped: %s", self.id, self.number, self.seed, err)
         self.status = "failed"
-        self.message = message
+        self.failure = "the game stopped: " + (err if isinstance(err, str) else failure_text(err))
         self.decision_id = None
+        self.deadline = None
         self._close_log()
         self._changed()
+
+    def bot_failed(self, seat: int, err: Exception) -> None:
+        """The bot of `seat` raised: the game stops (what it raised goes to the server's log only)."""
+        LOG.error("table %s: the bot at %s failed: %r", self.id, self.label(seat), err)
+        self._fail(f"the bot at {self.name(seat)} failed")
 
     def answer(self, seat: int, decision_id: str, option: int) -> None:
         """A person's answer: option `option` of the decision `decision_id`, which must
@@ -280,23 +408,37 @@ class Table:
             raise Refused("that question has been answered already: the table has moved on")
         if not 0 <= option < len(d.options):
             raise Refused(f"there is no option {option}: the options are 0–{len(d.options) - 1}")
+        self.notice = None  # a person has moved on: the last notice is old news
         self._apply(d.options[option], seat, by_person=True)
 
+    def uno(self, seat: int, action: str) -> None:
+        """The UNO button: `action` "call" or "catch" answers yes to the seat's pending
+        UNO question (frames.UNO_ASKS); Refused when the variant asks none now."""
+        game = self.game
+        d = game.decision if game is not None and self.status == "playing" else None
+        if d is None or d.player != seat or d.kind != "ask" or UNO_ASKS.get(d.prompt) != action:
+            raise Refused("there is no UNO to call now" if action == "call" else "there is nobody to catch now")
+        self.answer(seat, self.decision_id or "", d.options.index(True))
+
     def bot_move(self) -> tuple[Agent, Game, int] | None:
-        """The bot that must answer now, with the game and the version it answers at."""
+        """The bot that must answer now (a seat's bot, or a person's whose time ran
+        out), with the game and the version it answers at."""
         game = self.game
         if self.status != "playing" or game is None or game.decision is None:
             return None
         seat = self.seats[game.decision.player]
-        return (seat.agent, game, self.version) if seat.bot_plays else None
+        return (seat.agent, game, self.version) if seat.bot_plays or self.timed_out() else None
 
     def apply_bot(self, game: Game, version: int, choice: Any) -> bool:
         """A bot's answer, if the table is still where the bot was asked (False if not)."""
         if game is not self.game or version != self.version or game.decision is None:
             return False
         seat = game.decision.player
-        if not self.seats[seat].bot_plays:
+        late = not self.seats[seat].bot_plays
+        if late and not self.timed_out():
             return False
+        if late:
+            self.tell("timer", f"{self.name(seat)} ran out of time: their bot answered for them")
         self._apply(choice, seat, by_person=False)
         return True
 
@@ -306,11 +448,12 @@ class Table:
         try:
             game.apply(choice)
         except UnoDslError as err:  # IllegalAction (a bot's fault) or the variant's runtime error
-            self._fail(f"the game stopped: {err}")
+            self._fail(err)
             return
         self.deciders.append((seat, by_person))
         if by_person:
             self.seats[seat].played = True
+        self.deadline = None
         self._after()
 
     def undo(self) -> None:
@@ -329,9 +472,11 @@ class Table:
         self._new_narrators()
         self._open_log()
         self.status = "playing"
+        self.failure = ""
+        self.deadline = None
+        self.tell("undo", f"the host undid {self.name(seat)}'s last decision")
         self._build(actions)
         self.deciders = deciders
-        self.message = f"the host undid {self.name(seat)}'s last decision"
 
     def save(self) -> Path:
         """Write a save of the game (`tools/save.py`'s format) beside its log."""
@@ -341,6 +486,7 @@ class Table:
         assert self.agent_seed is not None
         path = self.games_dir / f"table-{self.id}-game-{self.number}-save-{len(self.game.actions)}.json"
         write_save(path, self.game, agents, self.agent_seed)
-        self.message = f"saved: {path}"
+        LOG.info("table %s: saved %s", self.id, path)
+        self.tell("save", f"the host saved the game (after {len(self.game.actions)} answers)")
         self._changed()
         return path
