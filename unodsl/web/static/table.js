@@ -24,6 +24,8 @@ let noticeTimer = 0;
 let deadline = null;    // the turn timer: { seat, end (performance.now() ms), seconds }
 let resultsClosed = -1; // the game whose results the person closed
 let scoreTimer = 0;
+let noticeShown = null;  // the id of the table's notice last shown
+let timerSeen = null;    // { key, seconds }: the time a decision started with (for the timer's bar)
 
 const FAN_MOST = 12;     // backs drawn in a fan (more are counted)
 const FAN_DISCARDS = 5;  // discards fanned
@@ -101,7 +103,7 @@ function receive(data) {
     $("mine").hidden = data.seat === null;
     $("notice").hidden = true;
   } else if (data.type === "error") {
-    const seconds = data.expires || undefined;
+    const seconds = data.seconds || undefined;
     if (data.code === "taken") {
       notice(refused(data.message), "", { label: "Use this window", run: () => { stopped = false; $("notice").hidden = true; ws.close(); connect(true); } });
     } else if (data.code === "moved" || data.code === "auth" || data.code === "table" || data.code === "flood") {
@@ -110,7 +112,7 @@ function receive(data) {
       notice(data.message, "", null, seconds);
     }
   } else if (data.type === "info") {
-    notice(data.message, "info", null, data.expires || undefined);
+    notice(data.message, "info", null, data.seconds || undefined);
   } else if (data.type === "state") {
     state = data;
     const shown = JSON.stringify(Object.assign({}, data, { lines: null, reset: null }));
@@ -121,6 +123,13 @@ function receive(data) {
       refocus(focus);
     }
     narrate(data.lines, data.reset);
+    if (data.notice && data.notice.id !== noticeShown) {  // told to every page: an undo, a new game …
+      noticeShown = data.notice.id;
+      notice(data.notice.text, "info", null, data.notice.seconds);
+    } else if (!data.notice && noticeShown !== null && $("notice").className === "info") {
+      $("notice").hidden = true;
+      noticeShown = null;
+    }
   }
 }
 
@@ -156,17 +165,20 @@ function narrate(lines, reset) {
 function seatLabel(s, p) {
   const seat = s.seats[p];
   const label = seat.label || "P" + (p + 1);
-  let name = seat.name || "";
-  if (seat.label === undefined && (name === label || name.startsWith(label + " ("))) name = "";  // (an older server's "P2 (greedy)")
+  const name = seat.name || "";
   return name ? label + " · " + name : label;
 }
 
 function statusText(s) {
   const t = s.table;
   if (s.status === "lobby") return "Waiting for the host to start the game";
-  if (s.status === "failed") return s.message;
+  if (s.status === "failed") return "The game stopped: " + (s.failure || s.message || "");
   if (!t) return s.status;
-  if (t.over) return (t.winner !== null && t.winner !== undefined ? seatLabel(s, t.winner) + " wins the game" : "The game is over");
+  if (t.over) {
+    const winners = s.scores && Array.isArray(s.scores.winners) ? s.scores.winners : t.winner !== null ? [t.winner] : [];
+    return winners.length ? winners.map((p) => seatLabel(s, p)).join(" and ") + (winners.length > 1 ? " win the game" : " wins the game") :
+      "The game is over";
+  }
   const round = "Round " + t.round + " · ";
   if (t.turn !== null) return round + (t.turn === me ? "Your turn" : seatLabel(s, t.turn) + "'s turn");
   if (t.deciding) return round + (s.you && s.you.decision ? "Your decision" : "A player is deciding");
@@ -176,13 +188,14 @@ function statusText(s) {
 function render(s) {
   $("status").textContent = statusText(s);
   const moved = motion(s);
+  renderTimer(s);
   renderSeats(s, moved);
   renderCentre(s, moved);
   renderHand(s, moved);
   renderDecision(s);
   renderUno(s);
   renderHost(s);
-  renderTimer(s);
+  tick();
   renderBetween(s);
   $("tobot").hidden = !!s.bot_plays;
   $("back").hidden = !s.bot_plays;
@@ -196,7 +209,7 @@ function remember(s) {
   return { game: s.game, round: t ? t.round : null, turns: t ? t.turns : null, turn: t ? t.turn : null,
     top: t && t.top ? t.top.label : null, discards: t ? t.discards.map((c) => c.label).join("|") : "",
     sizes: t ? t.seats.map((x) => x.size) : [], scores: t ? t.seats.map((x) => x.score) : [],
-    hand: s.you ? s.you.hand.map((c) => c.label) : [], status: s.status };
+    hand: s.you ? s.you.hand.map((c) => c.label) : [], status: s.status, rounds: rounds(s).length };
 }
 
 function motion(s) {
@@ -307,9 +320,10 @@ function renderCentre(s, moved) {
     if (value instanceof Node) p.append(value); else p.append(el("b", "", value));
     facts.append(p);
   };
-  if (t.color) {
+  const inPlay = (t.top && t.top.in_play) || t.color;
+  if (inPlay) {
     const chip = el("span", "inplay");
-    chip.append(colourMark(t.color), el("span", "", t.color));
+    chip.append(colourMark(inPlay), el("span", "", inPlay));
     add("colour in play:", chip);
   }
   if (t.two_sided) add("side in play:", t.side);
@@ -366,6 +380,7 @@ function renderDecision(s) {
     if (o.what === "color") b.append(colourMark(o.color));
     b.append(el("span", "", o.text));
     b.dataset.what = o.what;
+    if (s.you.uno && i === s.you.uno.yes) b.className = "unoyes";
     b.addEventListener("click", () => answer(d, i));
     options.append(b);
   });
@@ -384,22 +399,12 @@ function answer(d, option) {
 }
 
 // -- UNO: a call or a catch, whenever the frames say one is possible -------------------
-// The server's `uno` (in `you`): { call: bool, catch: [seats] }, answered with an "uno"
-// message; without it, a pending yes/no question that is the call or the catch.
+// The server's `you.uno`, { action: "call" | "catch", decision, yes, no }, while the seat
+// may call UNO or catch a missed call; the button sends an "uno" message.
 function unoNow(s) {
-  if (!s.you || s.status !== "playing") return null;
+  if (!s.you || s.status !== "playing" || !s.you.uno) return null;
   const u = s.you.uno;
-  if (u && (u.call || (u.catch && u.catch.length))) {
-    return { call: !!u.call, catch: u.catch || [], press: () => send({ type: "uno", action: u.call ? "call" : "catch" }) };
-  }
-  const d = s.you.decision;
-  if (u === undefined && d && d.kind === "ask" && (d.prompt === "call_uno" || d.prompt === "catch_uno")) {
-    const yes = d.options.findIndex((o) => o.what === "yes");
-    if (yes >= 0) {
-      return { call: d.prompt === "call_uno", catch: d.prompt === "catch_uno" ? [null] : [], press: () => answer(d, yes) };
-    }
-  }
-  return null;
+  return { action: u.action, press: () => send({ type: "uno", action: u.action }) };
 }
 
 function renderUno(s) {
@@ -408,16 +413,13 @@ function renderUno(s) {
   const now = unoNow(s);
   button.disabled = !now;
   button.classList.toggle("lit", !!now);
-  $("uno-what").textContent = !now ? "" : now.call ? "call it!" :
-    "catch " + now.catch.filter((p) => p !== null).map((p) => seatLabel(s, p)).join(", ") + "!";
+  button.dataset.action = now ? now.action : "";
+  $("uno-what").textContent = !now ? "" : now.action === "call" ? "call it!" : "catch them!";
 }
 
 // -- the host's buttons: enabled only when the action is possible now ---------------------
 function hostCan(s, action) {
-  if (Array.isArray(s.host_actions)) return s.host_actions.includes(action);
-  const game = s.table !== null && s.table !== undefined;
-  return { start: s.status !== "playing", restart: s.status !== "lobby", undo: game && s.status !== "lobby",
-    save: game && s.status !== "lobby" }[action];
+  return !!(s.host && s.host[action]);
 }
 
 function renderHost(s) {
@@ -429,19 +431,24 @@ function renderHost(s) {
     const li = el("li");
     const b = el("button", "", seat.person ? "A bot plays " + seatLabel(s, p) : "Let a person play " + (seat.label || "P" + (p + 1)));
     b.type = "button";
+    b.disabled = !hostCan(s, "seats");
     b.addEventListener("click", () => send({ type: "host", action: seat.person ? "bot" : "person", seat: p }));
     li.append(b);
     list.append(li);
   });
 }
 
-// -- the turn timer, when the frames carry one: { seat, seconds, left } -----------------
+// -- the turn timer, when the frames carry one: { seconds (left), mine } ----------------
 function renderTimer(s) {
-  const timer = s.timer || (s.table && s.table.timer) || null;
-  if (!timer || s.status !== "playing" || timer.left === null || timer.left === undefined) {
+  const timer = s.timer;
+  const t = s.table;
+  if (!timer || s.status !== "playing" || !t) {
     deadline = null;
   } else {
-    deadline = { seat: timer.seat, seconds: timer.seconds, end: performance.now() + timer.left * 1000 };
+    const seat = timer.mine ? me : t.turn;
+    const key = s.game + "/" + t.turns + "/" + seat + "/" + (s.you && s.you.decision ? s.you.decision.id : "");
+    if (!timerSeen || timerSeen.key !== key) timerSeen = { key: key, seconds: Math.max(1, timer.seconds) };
+    deadline = { seat: seat, seconds: timerSeen.seconds, end: performance.now() + timer.seconds * 1000 };
   }
   tick();
 }
@@ -455,7 +462,7 @@ function tick() {
   box.hidden = !deadline;
   if (!deadline) return;
   const left = timeLeft();
-  const who = deadline.seat === me ? "you" : state ? seatLabel(state, deadline.seat) : "";
+  const who = deadline.seat === me ? "you" : state && deadline.seat !== null ? seatLabel(state, deadline.seat) : "";
   $("timer-text").textContent = "⏱ " + who + " " + left + " s";
   $("timer-fill").style.width = (100 * Math.max(0, deadline.end - performance.now()) / (deadline.seconds * 1000)).toFixed(1) + "%";
   box.classList.toggle("low", left <= 5);
@@ -463,34 +470,41 @@ function tick() {
   if (clock) clock.textContent = "⏱ " + left + " s";
 }
 
-// -- between rounds and at the end ---------------------------------------------------------
+// -- between rounds and at the end: the frames' `scores` ------------------------------------
+// { rounds: [{ round, winner, points: [by seat], totals: [by seat] }], winners: [seats] once over }
+function rounds(s) {
+  return s.scores && Array.isArray(s.scores.rounds) ? s.scores.rounds : [];
+}
+
 function renderBetween(s) {
-  const t = s.table;
-  if (t && seen && seen.game === s.game && seen.round !== null && t.round > seen.round && !t.over) {
-    scoreboard(s, seen.scores);
-  }
-  if (!t || s.game !== (seen && seen.game)) $("scoreboard").hidden = true;
+  const done = rounds(s).length;
+  if (seen && seen.game === s.game && done > seen.rounds && s.status === "playing") scoreboard(s, rounds(s)[done - 1]);
+  if (!seen || seen.game !== s.game || s.status !== "playing") $("scoreboard").hidden = true;
   renderResults(s);
 }
 
-function scoreboard(s, before) {
-  const t = s.table;
-  const box = $("scoreboard");
-  box.replaceChildren(el("h2", "", "Round " + (t.round - 1) + " is over"));
+function scoresTable(s, r) {
   const table = el("table");
   const head = el("tr");
-  head.append(el("th", "", ""), el("th", "n", "this round"), el("th", "n", "score"));
+  head.append(el("th", "", ""), el("th", "n", "this round"), el("th", "n", "total"));
   table.append(head);
-  t.seats.forEach((x, p) => {
-    const row = el("tr");
-    const gained = x.score - (before[p] || 0);
-    row.append(el("td", "", seatLabel(s, p)), el("td", "n", (gained > 0 ? "+" : "") + gained), el("td", "n", x.score));
+  s.seats.forEach((seat, p) => {
+    const row = el("tr", p === r.winner ? "winner" : "");
+    const points = r.points[p] || 0;
+    row.append(el("td", "", seatLabel(s, p) + (p === me ? " (you)" : "")), el("td", "n", (points > 0 ? "+" : "") + points),
+      el("td", "n", r.totals[p]));
     table.append(row);
   });
+  return table;
+}
+
+function scoreboard(s, r) {
+  const box = $("scoreboard");
+  box.replaceChildren(el("h2", "", "Round " + r.round + ": " + (r.winner === me ? "you win it" : seatLabel(s, r.winner) + " wins it")));
   const close = el("button", "", "Next round");
   close.type = "button";
   close.addEventListener("click", () => { box.hidden = true; });
-  box.append(table, close);
+  box.append(scoresTable(s, r), close);
   box.hidden = false;
   clearTimeout(scoreTimer);
   scoreTimer = setTimeout(() => { box.hidden = true; }, 9000);
@@ -500,29 +514,32 @@ function renderResults(s) {
   const t = s.table;
   const box = $("results");
   if (s.status !== "over" || !t || resultsClosed === s.game) { box.hidden = true; return; }
-  const winner = t.winner;
-  $("r-title").textContent = winner !== null && winner !== undefined ?
-    (winner === me ? "You win the game!" : seatLabel(s, winner) + " wins the game") : "The game is over";
+  const winners = s.scores && Array.isArray(s.scores.winners) ? s.scores.winners :
+    t.winner !== null && t.winner !== undefined ? [t.winner] : [];
+  $("r-title").textContent = !winners.length ? "The game is over" : winners.includes(me) ? "You win the game!" :
+    winners.map((p) => seatLabel(s, p)).join(" and ") + (winners.length > 1 ? " win the game" : " wins the game");
   const list = $("r-scores");
   list.replaceChildren();
-  const order = t.seats.map((x, p) => p).sort((a, b) => (b === winner) - (a === winner) || t.seats[b].score - t.seats[a].score);
+  const done = rounds(s);
+  const totals = done.length ? done[done.length - 1].totals : t.seats.map((x) => x.score);
+  const order = s.seats.map((x, p) => p).sort((a, b) => winners.includes(b) - winners.includes(a) || totals[b] - totals[a]);
   for (const p of order) {
-    const li = el("li", p === winner ? "winner" : "");
-    li.append(el("span", "", seatLabel(s, p) + (p === me ? " (you)" : "")), el("span", "", t.seats[p].score + " points"));
+    const li = el("li", winners.includes(p) ? "winner" : "");
+    li.append(el("span", "", seatLabel(s, p) + (p === me ? " (you)" : "")), el("span", "", totals[p] + " points"));
     list.append(li);
   }
-  // "play again": everyone may ask for it (when the server takes that message); the host confirms
-  const again = s.again || null;
-  const wanted = again && Array.isArray(again.wanted) ? again.wanted : [];
+  $("r-rounds").textContent = done.length ? done.length + (done.length === 1 ? " round" : " rounds") + " played" : "";
+  // "play again": every player asks for it, the host confirms
+  const wanted = Array.isArray(s.again) ? s.again : [];
   const play = $("r-play"), confirm = $("r-confirm");
-  play.hidden = me === null && !isHost;
-  play.disabled = me !== null && wanted.includes(me);
+  play.hidden = me === null;
+  play.disabled = wanted.includes(me);
   confirm.hidden = !isHost;
   confirm.disabled = !hostCan(s, "restart");
-  $("r-again").textContent = !again ? (isHost ? "Start a new game for everyone at this table." : "The host starts the next game.") :
-    wanted.length ? wanted.map((p) => seatLabel(s, p)).join(", ") + " would play again" +
-      (isHost ? "." : " — waiting for the host.") : "Who wants to play again?";
-  if (!again && !isHost) play.disabled = true;
+  const who = wanted.map((p) => seatLabel(s, p)).join(", ");
+  $("r-again").textContent = wanted.length ? who + (wanted.length === 1 ? " would" : " would all") + " play again" +
+    (isHost ? ": start the new game when everyone is ready." : " — the host starts the next game.") :
+    isHost ? "Start a new game for everyone when the players are ready." : "Would you play again? The host starts the next game.";
   box.hidden = false;
 }
 
@@ -539,10 +556,7 @@ function wire() {
   $("tobot").addEventListener("click", () => send({ type: "seat", action: "bot" }));
   $("back").addEventListener("click", () => send({ type: "seat", action: "back" }));
   $("uno").addEventListener("click", () => { const now = state && unoNow(state); if (now) now.press(); });
-  $("r-play").addEventListener("click", () => {
-    if (state && state.again) send({ type: "again" });
-    else if (isHost) send({ type: "host", action: "restart", seed: hostSeed() });
-  });
+  $("r-play").addEventListener("click", () => send({ type: "again" }));
   $("r-confirm").addEventListener("click", () => send({ type: "host", action: "restart", seed: hostSeed() }));
   $("r-close").addEventListener("click", () => { resultsClosed = state ? state.game : -1; $("results").hidden = true; });
   $("rename").addEventListener("click", () => {
