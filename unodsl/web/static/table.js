@@ -64,7 +64,7 @@ function connect(takeover) {
   ws = new WebSocket(scheme + location.host + "/t/" + encodeURIComponent(tableId) + "/ws");
   ws.addEventListener("open", () => {
     retry = 0;
-    $("conn").textContent = "online";
+    $("conn").textContent = me === null ? "online · watching" : "online";
     $("conn").className = "conn on";
     const hello = { type: "hello", token: token, host: hostKey, takeover: !!takeover };
     if (me !== null) hello.seat = me;
@@ -101,6 +101,7 @@ function receive(data) {
     isHost = !!data.host;
     $("host").hidden = !data.host;
     $("mine").hidden = data.seat === null;
+    document.body.classList.toggle("spectator", data.seat === null);
     $("notice").hidden = true;
   } else if (data.type === "error") {
     const seconds = data.seconds || undefined;
