@@ -19,7 +19,9 @@ from unodsl.web.hub import Hub
 from unodsl.web.table import Table
 
 from .clients import websockets, ws_url
-from .serving import httpx, serving
+from .serving import serving
+
+httpx = pytest.importorskip("httpx")  # (after serving: its skip says which extra is missing)
 
 
 @pytest.fixture
@@ -39,7 +41,7 @@ async def _open(base: str, table: Table, **hello: Any) -> Any:
 async def _next(ws: Any, kind: str, timeout: float = 10) -> dict[str, Any]:
     """The next message of `kind` (other kinds are skipped)."""
     while True:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        msg: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
         if msg["type"] == kind:
             return msg
 
@@ -301,3 +303,63 @@ def test_a_searching_bot_thinks_in_a_thread_and_a_bots_only_game_ends(tmp_path: 
         last = run(go())
     assert last["status"] == "over" and table.status == "over", table.message
     assert len(table.game.actions) > 10 if table.game else False
+
+
+def test_an_undo_is_seen_by_the_other_seats_page(server: tuple[str, Hub, Table]) -> None:
+    base, hub, table = server
+
+    async def other_seat(ws: Any, frames: list[dict[str, Any]], undone: asyncio.Event) -> None:
+        """P2's page: answers its decisions, keeps its frames, until it is told of an undo."""
+        answered: set[str] = set()
+        while True:
+            state = await _next(ws, "state")
+            frames.append(state)
+            if (state["notice"] or {}).get("kind") == "undo":
+                undone.set()
+                return
+            d = (state["you"] or {}).get("decision")  # (no "you" in the lobby)
+            if d and d["id"] not in answered:
+                answered.add(d["id"])
+                await ws.send(json.dumps({"type": "answer", "decision": d["id"], "option": 0}))
+
+    async def go() -> list[dict[str, Any]]:
+        p2 = await _open(base, table, seat=1, token=table.seats[1].token)
+        frames: list[dict[str, Any]] = []
+        undone = asyncio.Event()
+        task = asyncio.get_running_loop().create_task(other_seat(p2, frames, undone))
+        ws, state = await _playing(base, table, hub)
+        await ws.send(json.dumps({"type": "answer", "decision": state["you"]["decision"]["id"], "option": 0}))
+        while not any(person for seat, person in table.deciders if seat == 0):
+            await _next(ws, "state")
+        await ws.send(json.dumps({"type": "host", "action": "undo"}))
+        await asyncio.wait_for(undone.wait(), 10)
+        await task
+        await ws.close()
+        await p2.close()
+        return frames
+
+    frames = run(go())
+    told = frames[-1]
+    assert told["notice"]["text"] == "the host undid P1's last decision" and told["reset"] is True
+    assert told["seats"][1]["you"] is True and told["table"]["turn"] == 0  # P1 decides again, and P2 sees it
+
+
+def test_a_person_who_runs_out_of_time_gets_the_bots_move_from_the_hubs_driver(tmp_path: Path) -> None:
+    hub = Hub()
+    table = hub.add(Table(hub.new_id(), load_variant("classic"), 2, 5, ["greedy"], tmp_path, turn_seconds=0.05))
+    table.take(0)
+    table.start()
+
+    async def go() -> None:
+        hub.start()
+        try:
+            for _ in range(200):  # P1 never answers: their clock runs out, their bot answers
+                if (0, False) in table.deciders:
+                    return
+                await asyncio.sleep(0.01)
+        finally:
+            await hub.stop()
+
+    run(go())
+    assert (0, False) in table.deciders and table.seats[0].person
+    assert table.notice is not None and table.notice.kind == "timer"

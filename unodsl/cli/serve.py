@@ -38,6 +38,9 @@ WEB_MISSING = ("`unodsl serve` needs the [web] extra (Starlette and uvicorn): fr
               show_default=True, help="The folder for the games' event logs and saves.")
 @click.option("--bot-delay", type=click.FloatRange(0, 10), default=0.7, show_default=True, metavar="SECONDS",
               help="How long a bot waits before it moves, so that people can follow.")
+@click.option("--turn-seconds", type=click.FloatRange(1, 3600), metavar="SECONDS",
+              help="A person who has not answered within SECONDS gets their seat's bot's answer, and "
+                   "everyone is told (default: no time limit).")
 @click.option("--resume", "resume_file", type=click.Path(exists=True, dir_okay=False), metavar="SAVE",
               help="Open a table that goes on with a saved game (a web table's save, or `unodsl run/play "
                    "--save`'s): its seats saved as \"human\" wait for a person.")
@@ -46,8 +49,8 @@ WEB_MISSING = ("`unodsl serve` needs the [web] extra (Starlette and uvicorn): fr
                    "address on the local network.")
 @allow_option
 def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple[str, ...], seed: int | None,
-          host: str, port: int, games_dir: Path, bot_delay: float, resume_file: str | None, base_url: str | None,
-          allow: tuple[str, ...]) -> None:
+          host: str, port: int, games_dir: Path, bot_delay: float, turn_seconds: float | None,
+          resume_file: str | None, base_url: str | None, allow: tuple[str, ...]) -> None:
     """Open a web table for each VARIANT (a shipped name or a file) and print the links.
 
     Each seat has its own link, with a secret key: give one to each person. Seats
@@ -69,7 +72,8 @@ def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple
         saved, v = load_saved(resume_file, variants[0] if variants else None)
         saved_bots = [a for a in saved.agents if a != "human"]
         table = Table(hub.new_id(), v, saved.players, saved.seed, saved_bots or specs, games_dir,
-                      agent_seed=saved.agent_seed, max_turns=saved.max_turns, bot_delay=bot_delay)
+                      agent_seed=saved.agent_seed, max_turns=saved.max_turns, bot_delay=bot_delay,
+                      turn_seconds=turn_seconds)
         try:
             table.resume(saved)
         except (SaveError, UnoDslError) as err:
@@ -80,11 +84,13 @@ def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple
                                "or --resume SAVE")
     for name in variants if resume_file is None else ():
         v, n, game_seed = game_setup(name, option, seats, seed, allow)
-        hub.add(Table(hub.new_id(), v, n, game_seed, specs, games_dir, bot_delay=bot_delay))
+        hub.add(Table(hub.new_id(), v, n, game_seed, specs, games_dir, bot_delay=bot_delay,
+                      turn_seconds=turn_seconds))
     sock = _listen(host, port)
     url = (base_url or _base(host, sock.getsockname()[1])).rstrip("/")
     shipped = _choices(variants)
-    app = make_app(hub, Settings(games_dir=games_dir, variants=shipped, bot_delay=bot_delay, base_url=url))
+    app = make_app(hub, Settings(games_dir=games_dir, variants=shipped, bot_delay=bot_delay, base_url=url,
+                                 turn_seconds=turn_seconds))
     for table in hub.tables.values():
         _print_table(console, table, url, hub.host_key, seat_link, watch_link)
     console.print(f"\n[bold]host's page[/] (every table, and new ones): {host_link(url, hub)}", soft_wrap=True)

@@ -48,6 +48,7 @@ class Settings:
     variants: Mapping[str, str] = field(default_factory=dict)  # what the host may open: label → name or path
     bot_delay: float = 0.0
     base_url: str = ""
+    turn_seconds: float | None = None  # a person's time to answer (None: no limit)
 
 
 def seat_link(base: str, table: Table, seat: int, host_key: str | None = None) -> str:
@@ -230,7 +231,8 @@ def open_table(hub: Hub, settings: Settings, body: Mapping[str, Any]) -> Table:
     except AgentSpecError as err:
         raise TableRequestError(f"bots: {err}") from None
     table = Table(hub.new_id(), variant, seats, random.SystemRandom().randrange(1_000_000) if seed is None else seed,
-                  specs or ["greedy"], settings.games_dir, bot_delay=settings.bot_delay)
+                  specs or ["greedy"], settings.games_dir, bot_delay=settings.bot_delay,
+                  turn_seconds=settings.turn_seconds)
     return hub.add(table)
 
 
