@@ -105,7 +105,7 @@ def classic(browser: Any, out: Path, tmp: Path) -> None:
     from .browser import Player, play_to_the_end
 
     args = ["classic", "--seats", "3", "--bots", "greedy", "--port", "0", "--seed", "7", "--bot-delay", "0",
-            "-o", "target=200", "--games", "games"]
+            "-o", "target=200", "--turn-seconds", "90", "--games", "games"]
     with serve(args, tmp) as printed:
         context = browser.new_context(viewport=DESKTOP)
         player = Player(context, link(printed))

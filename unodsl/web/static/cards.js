@@ -26,7 +26,14 @@ const PALETTE = {
   spades: { fill: "#1d1d24", mark: "♠" },
 };
 const WILD_FILL = "#1b1b1f";
-const WILD_WHEEL = ["#d7262e", "#f4c20d", "#2e9e47", "#1d5fc4"];
+// A wild card's four colours: those of the set the colour in play belongs to (see wheelFor).
+const WHEELS = [["red", "yellow", "green", "blue"], ["pink", "teal", "orange", "purple"],
+  ["hearts", "clubs", "diamonds", "spades"]];
+let wheel = WHEELS[0];
+
+function wheelFor(color) {
+  wheel = WHEELS.find((w) => w.includes(color)) || wheel;
+}
 const NUMBER_WORDS = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9,
   ten: 10 };
 const EFFECT_GLYPHS = { skip: "⊘", reverse: "⇄", flip: "⟳" };
@@ -122,7 +129,7 @@ function cardFace(data) {
     root.append(defs);
     const g = svg("g", { "clip-path": "url(#" + clip + ")" });
     const quads = [[0, 0], [30, 0], [0, 45], [30, 45]];
-    quads.forEach(([x, y], i) => g.append(svg("rect", { x: x, y: y, width: 30, height: 45, fill: WILD_WHEEL[[0, 3, 1, 2][i]] })));
+    quads.forEach(([x, y], i) => g.append(svg("rect", { x: x, y: y, width: 30, height: 45, fill: PALETTE[wheel[[0, 3, 1, 2][i]]].fill })));
     root.append(g);
     root.append(svg("ellipse", Object.assign({ fill: "none", stroke: "#fff", "stroke-width": 1.5 }, oval)));
   } else {

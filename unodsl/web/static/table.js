@@ -188,6 +188,7 @@ function statusText(s) {
 
 function render(s) {
   $("status").textContent = statusText(s);
+  if (s.table) wheelFor((s.table.top && s.table.top.in_play) || s.table.color);
   const moved = motion(s);
   renderTimer(s);
   renderSeats(s, moved);
@@ -261,7 +262,7 @@ function renderSeats(s, moved) {
       li.append(el("div", "count", t.size + (t.size === 1 ? " card" : " cards") + " · score " + t.score));
       if (out) li.append(el("span", "flag outflag", "out"));
       for (const f of t.flags || []) if (f !== "out") li.append(el("span", "flag", f.replace(/_/g, " ")));
-      if (deadline && deadline.seat === p) li.append(el("div", "clock", "⏱ " + timeLeft() + " s"));
+      if (deadline && deadline.seat === p) li.append(el("div", "clock", timeLeft() + " s left"));
     }
     if (moved.bubbles[p]) li.append(el("span", "bubble", moved.bubbles[p]));
     list.append(li);
@@ -464,11 +465,11 @@ function tick() {
   if (!deadline) return;
   const left = timeLeft();
   const who = deadline.seat === me ? "you" : state && deadline.seat !== null ? seatLabel(state, deadline.seat) : "";
-  $("timer-text").textContent = "⏱ " + who + " " + left + " s";
+  $("timer-text").textContent = (who === "you" ? "your time: " : who + "'s time: ") + left + " s";
   $("timer-fill").style.width = (100 * Math.max(0, deadline.end - performance.now()) / (deadline.seconds * 1000)).toFixed(1) + "%";
   box.classList.toggle("low", left <= 5);
   const clock = document.querySelector('#seats li[data-seat="' + deadline.seat + '"] .clock');
-  if (clock) clock.textContent = "⏱ " + left + " s";
+  if (clock) clock.textContent = left + " s left";
 }
 
 // -- between rounds and at the end: the frames' `scores` ------------------------------------
