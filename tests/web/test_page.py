@@ -65,6 +65,21 @@ def uno(page: Player) -> str:
                                   "return b.disabled ? '' : b.dataset.action; }"))
 
 
+WATCH = """() => {  // every animation the page starts, as 'selector-ish' names, from now on
+  window.moved = new Set();
+  new MutationObserver(() => {
+    for (const e of document.querySelectorAll('.landed, .new, .bubble')) {
+      window.moved.add(e.className.split(' ').filter((c) => ['landed', 'new', 'bubble'].includes(c))[0] +
+                       (e.classList.contains('bubble') ? ':' + e.textContent : ''));
+    }
+  }).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+def moved(page: Player) -> set[str]:
+    return set(page.page.evaluate("() => Array.from(window.moved)"))
+
+
 def lines(page: Player) -> str:
     return page.page.text_content("#lines") or ""
 
@@ -91,6 +106,8 @@ def test_the_uno_button_calls_uno_and_catches_a_missed_call(tmp_path: Path, chro
         context = chromium.new_context(viewport={"width": 1100, "height": 800})
         p1, p2 = open_both(context, base, t, hub)
         assert uno(p1) == "" and uno(p2) == ""  # (before the game: nothing to call)
+        for page in (p1, p2):
+            page.page.evaluate(WATCH)
         start_game(p1)
         p1.page.wait_for_selector("#hand button.legal")
         play_first_card(p1)
@@ -106,6 +123,8 @@ def test_the_uno_button_calls_uno_and_catches_a_missed_call(tmp_path: Path, chro
         p1.page.wait_for_function("() => state.you.hand.length === 3")  # P1 drew two for it
         p2.page.wait_for_function("() => state.table.seats[0].size === 3")
         assert "catches a missed UNO" in lines(p2)
+        # what moved: P1's card landed on P2's pile, the two cards slid into P1's hand, P2 saw "+2"
+        assert "landed" in moved(p2) and "new" in moved(p1) and "bubble:+2" in moved(p2)
         # P2 plays down to one card and calls UNO with the button (key u)
         p2.page.wait_for_selector("#hand button.legal")
         play_first_card(p2)
@@ -156,6 +175,22 @@ def test_an_undo_is_seen_by_the_other_seat_and_a_spectator_sees_no_empty_panel(
         watcher.wait_for_function("() => state && state.status === 'playing'")
         assert watcher.is_hidden("#decision") and watcher.is_hidden("#mine") and watcher.is_hidden("#uno")
         assert watcher.is_hidden("#host") and watcher.locator("#seats .fan .card").count() > 0
+        # nothing moves for a person who asked for less motion
+        animation = "() => { const b = document.createElement('span'); b.className = 'bubble'; " \
+                    "document.body.append(b); return getComputedStyle(b).animationName; }"
+        assert watcher.evaluate(animation) == "pop"
+        still = chromium.new_context(reduced_motion="reduce")
+        calm = still.new_page()
+        calm.goto(f"{base}/t/{t.id}/")
+        calm.wait_for_function("() => state !== null")
+        assert calm.evaluate(animation) == "none"
+        still.close()
+        # P2's link opened again in another window: refused there, with one button that moves the seat
+        second = Player(context, seat_links(base, t, hub.host_key)[1])
+        second.page.wait_for_selector("#notice button")
+        assert "already open" in (second.page.text_content("#notice") or "")
+        assert second.page.is_hidden("#tobot") and second.page.is_hidden("#back") and second.page.is_hidden("#board")
+        assert second.page.text_content("#status") == "not connected"
         assert p1.errors == [] and p2.errors == []
         context.close()
 

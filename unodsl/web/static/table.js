@@ -88,6 +88,7 @@ function connect(takeover) {
 
 function refused(text) {
   stopped = true;
+  document.body.classList.add("refused");  // (nothing of the table to show: only the notice)
   $("status").textContent = "not connected";
   $("tobot").hidden = true;
   $("back").hidden = true;
@@ -102,6 +103,7 @@ function receive(data) {
     $("host").hidden = !data.host;
     $("mine").hidden = data.seat === null;
     document.body.classList.toggle("spectator", data.seat === null);
+    document.body.classList.remove("refused");
     $("notice").hidden = true;
   } else if (data.type === "error") {
     const seconds = data.seconds || undefined;
@@ -411,7 +413,7 @@ function unoNow(s) {
 
 function renderUno(s) {
   const button = $("uno");
-  button.hidden = me === null;
+  button.hidden = me === null || !s.table;
   const now = unoNow(s);
   button.disabled = !now;
   button.classList.toggle("lit", !!now);
@@ -585,5 +587,5 @@ function wire() {
 
 wire();
 $("mine").hidden = me === null;
-$("uno").hidden = me === null;
+$("uno").hidden = true;  // (until a game is on)
 connect(false);
