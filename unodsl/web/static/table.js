@@ -296,7 +296,13 @@ function renderCentre(s, moved) {
   const t = s.table;
   const draw = $("draw"), discard = $("discard"), facts = $("facts");
   draw.replaceChildren(); discard.replaceChildren(); facts.replaceChildren();
-  if (!t) return;
+  if (!t) {
+    if (s.status === "lobby") {
+      facts.append(el("p", "lobby", isHost ? "Give each player the link of their seat, then press Start the game." :
+        "The game starts when the host says so."));
+    }
+    return;
+  }
   draw.append(cardElement(t.draw_back || null, "span"));
   draw.append(el("span", "count", "draw pile: " + t.draw_pile));
   const pile = el("div", "discards");
@@ -343,7 +349,11 @@ function renderCentre(s, moved) {
 function renderHand(s, moved) {
   const hand = $("hand");
   hand.replaceChildren();
-  if (!s.you) { $("handsize").textContent = ""; return; }
+  if (!s.you) {
+    $("handsize").textContent = "";
+    if (s.status === "lobby") hand.append(el("p", "help", "Your cards are dealt when the game starts."));
+    return;
+  }
   $("handsize").textContent = "(" + s.you.hand.length + ")";
   const mine = s.you.decision;
   hand.classList.toggle("myturn", !!(mine && mine.kind === "turn"));
@@ -543,7 +553,8 @@ function renderResults(s) {
   const who = wanted.map((p) => seatLabel(s, p)).join(", ");
   $("r-again").textContent = wanted.length ? who + (wanted.length === 1 ? " would" : " would all") + " play again" +
     (isHost ? ": start the new game when everyone is ready." : " — the host starts the next game.") :
-    isHost ? "Start a new game for everyone when the players are ready." : "Would you play again? The host starts the next game.";
+    isHost ? "Start a new game for everyone when the players are ready." :
+      me === null ? "The host may start another game." : "Would you play again? The host starts the next game.";
   box.hidden = false;
 }
 
