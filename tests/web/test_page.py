@@ -231,7 +231,10 @@ def test_the_turn_timer_counts_down_and_the_bot_answers_when_it_runs_out(tmp_pat
     hub, t = two_people(tmp_path, variant, seed, turn_seconds=3.0)
     with serving(hub, tmp_path / "games") as base:
         context = chromium.new_context(viewport={"width": 1100, "height": 800})
-        p1, p2 = open_both(context, base, t, hub)
+        phone = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        links = seat_links(base, t, hub.host_key)
+        p1, p2 = Player(context, links[0]), Player(phone, links[1])  # P2 on a phone
+        p1.page.wait_for_function("() => state && state.seats.every((s) => s.connected)")
         start_game(p1)
         p1.page.wait_for_selector("#timer:not([hidden])")
         shown = p1.page.text_content("#timer-text") or ""
@@ -242,6 +245,12 @@ def test_the_turn_timer_counts_down_and_the_bot_answers_when_it_runs_out(tmp_pat
         # the time runs out: P1's bot answers, every page is told
         p2.page.wait_for_function("() => state.notice && state.notice.kind === 'timer'", timeout=10_000)
         assert "ran out of time" in (p2.page.text_content("#notice") or "")
+        # the phone: one column no wider than the screen, the hand on screen, no box for the seat itself
+        assert p2.page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        hand = p2.page.locator("#hand").bounding_box()
+        assert hand is not None and hand["x"] >= 0 and hand["x"] + hand["width"] <= 390 and hand["y"] < 844
+        assert p2.page.is_hidden("#seats .seat.me")
         assert p1.errors == [] and p2.errors == []
         context.close()
+        phone.close()
     assert t.deciders and t.deciders[0] == (0, False)
