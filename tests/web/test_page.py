@@ -1,7 +1,9 @@
 """The table page in a real browser, at tables set up to reach a known moment in a
 few moves: the UNO call and the catch of a missed call through the page's UNO
 button, an undo seen by the other seat, the results screen and "play again", the
-turn timer, a spectator's page, and the host's buttons enabled only when they can act."""
+turn timer, a spectator's page, the host's buttons enabled only when they can act; and
+the cards the page draws for every face of every shipped variant (a numeral for a
+rank, the kind's name written, a mark of its own shape for each colour of a side)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import VARIANTS
+from tests.helpers import VARIANTS, variant
 from unodsl import Game
 from unodsl.engine.actions import Play
 from unodsl.model import Variant
@@ -20,6 +22,7 @@ from unodsl.web.hub import Hub
 from unodsl.web.table import Table
 
 from .browser import Player, seat_links, start_game
+from .screenshots import STATIC
 from .serving import serving
 
 Step = Callable[[Game], Any]  # the answer a step gives (None: the game is not where it should be)
@@ -254,3 +257,53 @@ def test_the_turn_timer_counts_down_and_the_bot_answers_when_it_runs_out(tmp_pat
         context.close()
         phone.close()
     assert t.deciders and t.deciders[0] == (0, False)
+
+
+# -- the cards: every face of every shipped variant, drawn by static/cards.js ---------------
+SHIPPED = sorted(VARIANTS.glob("*.yaml")) + sorted((VARIANTS / "house").glob("*.yaml"))
+
+
+def shipped(path: Path) -> Variant:
+    return variant(str(path.relative_to(VARIANTS).with_suffix("")))  # (cached for the whole run)
+
+
+DRAWN = """(faces) => faces.map((f) => {
+  const e = cardElement(f, 'span');
+  const texts = Array.from(e.querySelectorAll('text')).map((t) => t.textContent);
+  return {label: f.label, big: (e.querySelector('text.big') || {}).textContent || '', texts: texts,
+          wheel: e.querySelectorAll('clipPath').length, name: e.getAttribute('aria-label')};
+})"""
+
+
+@pytest.fixture(scope="module")
+def cards_page(chromium: Any) -> Any:
+    context = chromium.new_context()
+    page = context.new_page()
+    page.set_content("<!DOCTYPE html><html><body></body></html>")
+    page.add_script_tag(path=str(STATIC / "cards.js"))
+    yield page
+    context.close()
+
+
+def test_every_face_of_every_shipped_variant_is_drawn_with_its_rank_or_its_name(cards_page: Any) -> None:
+    for path in SHIPPED:
+        variant = shipped(path)
+        faces = {f.label: f for side in variant.sides for f in side.faces}
+        drawn = cards_page.evaluate(DRAWN, [{"label": f.label, "color": f.color or "", "wild": f.wild}
+                                      for f in faces.values()])
+        for card in drawn:
+            face = faces[card["label"]]
+            assert card["name"] == face.label
+            if face.rank is not None:
+                assert card["big"] == str(face.rank), (path.name, card)
+            else:
+                assert face.kind.replace("_", " ") in card["texts"], (path.name, card)  # its name, written
+            assert card["wheel"] == (1 if face.wild and not face.color else 0), (path.name, card)
+
+
+def test_each_colour_of_a_side_has_a_mark_of_its_own_shape(cards_page: Any) -> None:
+    for path in SHIPPED:
+        for side in shipped(path).sides:
+            marks = cards_page.evaluate("(colors) => colors.map((c) => paint(c) && paint(c).mark)", list(side.colors))
+            assert None not in marks, f"{path.name}: a colour the page has no paint for: {side.colors}"
+            assert len(set(marks)) == len(marks), f"{path.name}: two colours share a mark: {side.colors}"

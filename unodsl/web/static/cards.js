@@ -107,7 +107,7 @@ function symbolOf(data) {
     big = data.wild && named.length === 1 && named[0].toLowerCase() === "wild" ? "" :
       named.slice(0, 2).map((w) => w.slice(0, 1).toUpperCase()).join("");
   }
-  return { big: big, caption: words.length > 1 || !/^\d+$/.test(big) ? rest : "" };
+  return { big: big, caption: rest };
 }
 
 // A card's face as an <svg> (60 × 90 units).

@@ -546,7 +546,7 @@ function renderResults(s) {
   // "play again": every player asks for it, the host confirms
   const wanted = Array.isArray(s.again) ? s.again : [];
   const play = $("r-play"), confirm = $("r-confirm");
-  play.hidden = me === null;
+  play.hidden = me === null || isHost;  // (the host starts the new game: that is their "play again")
   play.disabled = wanted.includes(me);
   confirm.hidden = !isHost;
   confirm.disabled = !hostCan(s, "restart");
