@@ -346,7 +346,9 @@ def test_a_new_game_and_a_seat_handed_to_a_bot_are_told_to_every_page(tmp_path: 
     assert told["kind"] == "bot" and told["text"] == "P2 · Bob is played by a bot now (the host's doing)"
     assert told["id"] > first["id"] and t.frame(2)["seats"][1]["bot_plays"] is True
     t.take(1)
-    assert t.frame(0)["notice"]["kind"] == "person" and t.frame(0)["seats"][1]["bot_plays"] is False
+    back = t.frame(0)["notice"]
+    assert back["kind"] == "person" and back["text"] == "P2 · Bob is played by a person now"
+    assert t.frame(0)["seats"][1]["bot_plays"] is False
     t.start(424242)
     again = t.frame(None)["notice"]
     assert again["kind"] == "restart" and again["text"] == "a new game has started (game 2)"
@@ -520,6 +522,8 @@ def test_a_person_out_of_time_gets_the_bots_answer_and_everyone_is_told(tmp_path
     assert game is not None and game.decision is not None
     seat = game.decision.player
     assert t.frame(seat)["timer"] == {"seconds": 30.0, "mine": True}
+    other = 2 if seat != 2 else 1
+    assert t.frame(other)["timer"] == ({"seconds": 30.0, "mine": False} if game.decision.kind == "turn" else None)
     clock.now += 12.5
     assert t.frame(seat)["timer"] == {"seconds": 17.5, "mine": True}
     assert t.bot_move() is None  # time is left: the person is waited for

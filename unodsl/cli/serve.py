@@ -4,6 +4,7 @@ the other seats (the optional [web] extra; docs/serve.md)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,7 @@ def serve(variants: tuple[str, ...], seats: int | None, bots: str, option: tuple
     except ImportError:
         raise click.ClickException(WEB_MISSING) from None
     console = Console(highlight=False)
+    _log_to_stderr()
     specs = agent_names(bots)
     hub = Hub()
     if resume_file is not None:
@@ -114,6 +116,17 @@ def _print_table(console: Console, table: Any, url: str, host_key: str, seat_lin
         link = seat_link(url, table, s.index, host_key if s.index == 0 else None)
         console.print(f"  P{s.index + 1}: {link}{extra}", soft_wrap=True, markup=False)
     console.print(f"  spectators: {watch_link(url, table)}", soft_wrap=True, markup=False)
+
+
+def _log_to_stderr() -> None:
+    """The server's log (each game's seed, saves, failures with their details) on stderr:
+    what the pages are never told."""
+    log = logging.getLogger("unodsl.web")
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -1,7 +1,8 @@
 """A web table: people play any variant in their browsers, bots fill the other seats
 (`unodsl serve`, the optional [web] extra; docs/serve.md).
 
-    frames.py     what a page is sent: the table as one seat, or a spectator, sees it
+    knowledge.py  what one seat (or a spectator) knows of the game now: the only reader of a Game for a page
+    frames.py     what a page is sent: the one function that makes a frame, from that knowledge and public facts
     narration.py  the narrator's lines for one seat, as plain text runs with style classes
     protocol.py   what a page may send, parsed and checked; the refusals
     table.py      one table: its game, seats, bots, host actions, event log and saves

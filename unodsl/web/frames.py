@@ -120,6 +120,8 @@ def state_frame(known: Knowledge | None, facts: TableFacts, seat: int | None) ->
     }
     if seat is not None:
         frame["bot_plays"] = facts.seats[seat].bot_plays
+        if frame["bot_plays"] and frame["you"] is not None:
+            frame["you"]["uno"] = None  # its bot answers: the button cannot act
     return frame
 
 

@@ -190,11 +190,11 @@ async def _messages(ws: WebSocket) -> AsyncIterator[str | bytes]:
 
 
 def table_info(table: Table, base: str, hub: Hub) -> dict[str, Any]:
-    """A table as the host's page lists it, with every seat's link."""
+    """A table as the host's page lists it, with every seat's link. Not its seed nor its
+    log's path: the host is often a player too (the seed and the logs are in the server's log)."""
     names = table.names()
-    return {"id": table.id, "variant": table.variant.name, "players": table.players, "seed": table.seed,
-            "status": table.status, "game": table.number, "message": table.message,
-            "log": str(table.log_path) if table.log_path else None,
+    return {"id": table.id, "variant": table.variant.name, "players": table.players,  # (no seed, no path:
+            "status": table.status, "game": table.number, "message": table.message,  # the host may play a seat)
             "watch": watch_link(base, table),
             "host_watch": f"{watch_link(base, table)}#host={hub.host_key}",
             "seats": [{"seat": s.index, "name": names[s.index], "person": s.person, "bot": s.bot,

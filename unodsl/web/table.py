@@ -240,7 +240,7 @@ class Table:
         if name:
             s.name = name
         if not was and self.status == "playing":
-            self.tell("person", f"{self.name(seat)} is played by a person again")
+            self.tell("person", f"{self.name(seat)} is played by a person now")
         self._arm()
         self._changed()
 
@@ -437,8 +437,9 @@ class Table:
         late = not self.seats[seat].bot_plays
         if late and not self.timed_out():
             return False
-        if late:
-            self.tell("timer", f"{self.name(seat)} ran out of time: their bot answered for them")
+        if late:  # (a seat is named only for a turn: another question would tell what its hand holds)
+            who = self.name(seat) if game.decision.kind == "turn" else "a player"
+            self.tell("timer", f"{who} ran out of time: their bot answered for them")
         self._apply(choice, seat, by_person=False)
         return True
 
