@@ -288,6 +288,7 @@ function fan(t) {
     c.style.transform = "translateX(calc(-50% + " + dx.toFixed(2) + "em)) rotate(" + angle.toFixed(1) + "deg)";
     box.append(c);
   }
+  box.setAttribute("role", "img");
   box.setAttribute("aria-label", t.size + " cards, face down");
   return box;
 }
@@ -316,6 +317,13 @@ function renderCentre(s, moved) {
     const angle = [0, -11, 9, -18, 15][fromTop] || 0;
     const dx = [0, -0.6, 0.7, -1.1, 1.2][fromTop] || 0;
     e.style.transform = "translateX(" + dx + "em) rotate(" + angle + "deg)";
+    const chosen = (t.top && t.top.in_play) || t.color;
+    if (top && !paint(data.color) && chosen) {  // a wild card on top: the colour named for it
+      const badge = el("span", "chosen");
+      badge.append(colourMark(chosen));
+      badge.title = "colour in play: " + chosen;
+      e.append(badge);
+    }
     if (top && moved.played) {
       e.classList.add("landed");
       e.style.setProperty("--from", moved.from === me && me !== null ? "translateY(6em)" : "translateY(-5em)");
