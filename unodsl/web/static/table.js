@@ -175,7 +175,10 @@ function seatLabel(s, p) {
 function statusText(s) {
   const t = s.table;
   if (s.status === "lobby") return "Waiting for the host to start the game";
-  if (s.status === "failed") return "The game stopped: " + (s.failure || s.message || "");
+  if (s.status === "failed") {
+    const why = s.failure || "the game stopped";
+    return why.charAt(0).toUpperCase() + why.slice(1);
+  }
   if (!t) return s.status;
   if (t.over) {
     const winners = s.scores && Array.isArray(s.scores.winners) ? s.scores.winners : t.winner !== null ? [t.winner] : [];
