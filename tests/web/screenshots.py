@@ -31,7 +31,7 @@ from typing import Any
 UNODSL = [sys.executable, "-c", "from unodsl.cli import main; main()"]
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "unodsl" / "web" / "static"
-PAGE = ("table.html", "table.css", "cards.js", "table.js")  # what the table page loads
+PAGE = ("table.html", "table.css", "cards.js", "results.js", "table.js")  # what the table page loads
 MANIFEST = "serve-shots.json"
 SHOTS = {  # each picture: what it shows (its alt text in docs/serve.md says the same)
     "serve-turn.png": "a turn at a Classic table",
