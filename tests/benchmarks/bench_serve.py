@@ -14,7 +14,7 @@ test; `--bot-delay 0.7` is what `unodsl serve` does by default.
 
 It prints, as a markdown table: decisions applied a second (all tables), the latency
 of a move as a page sees it (from sending an answer to the first frame after it:
-median and p99), the games finished, error frames (must be 0) and the server's
+median, p95 and p99), the games finished, error frames (must be 0) and the server's
 resident memory sampled every 5 s (flat: it must not grow with the games played).
 The figures are wall clock: they depend on the machine and its load; say which.
 """
@@ -228,15 +228,17 @@ def main() -> None:
         elapsed = time.monotonic() - started
     last = samples[-1]
     latency = sorted(seen["latency"])
-    p99 = latency[min(len(latency) - 1, int(0.99 * len(latency)))] if latency else float("nan")
+    p95, p99 = (latency[min(len(latency) - 1, int(q * len(latency)))] if latency else float("nan")
+                for q in (0.95, 0.99))
     rss = [s["rss_mb"] for s in samples]
     warm = next((s["rss_mb"] for s in samples if s["t"] >= 10), rss[0])
     print("| tables (bots only) | bot delay | pages (playing + watching) | seconds | decisions/s | "
-          "move latency median | move latency p99 | games finished | games cut short | errors | "
+          "move latency median | p95 | p99 | games finished | games cut short | errors | "
           "server memory (MB, every 5 s) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     print(f"| {args.tables} | {args.bot_delay:g} s | {args.players} + {args.spectators} | {elapsed:.0f} | "
-          f"{last['decisions'] / last['t']:,.0f} | {1000 * statistics.median(latency):.1f} ms | {1000 * p99:.1f} ms | "
+          f"{last['decisions'] / last['t']:,.0f} | {1000 * statistics.median(latency):.1f} ms | {1000 * p95:.1f} ms | "
+          f"{1000 * p99:.1f} ms | "
           f"{last['finished']} | {last['playing']} | {len(seen['errors']) + len(last['failed'])} | "
           f"{' '.join(f'{r:.0f}' for r in rss)} |")
     print(f"moves timed: {len(latency)}; frames read: {seen['frames']:,}; games in play at the end: "

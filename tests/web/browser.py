@@ -107,3 +107,16 @@ def play_to_the_end(players: list[Player], timeout: float = 60, on_move: Any = N
         if time.monotonic() > deadline:
             raise AssertionError(f"the game did not end in {timeout} s ({moves} moves; {statuses})")
         time.sleep(0.005)
+
+
+def seat_links(base: str, table: Any, host_key: str) -> list[str]:
+    """Each seat's link (P1's with the host's key), as `unodsl serve` prints them."""
+    return [f"{base}/t/{table.id}/#seat={p}&token={s.token}" + (f"&host={host_key}" if p == 0 else "")
+            for p, s in enumerate(table.seats)]
+
+
+def start_game(host: Player) -> None:
+    """The host presses Start; back when the page shows the game on."""
+    host.page.wait_for_selector("#h-start:not([disabled])")
+    host.page.click("#h-start")
+    host.page.wait_for_function("() => state && state.status === 'playing'")

@@ -6,6 +6,7 @@ page received is checked for secrets; names and a variant's text stay text."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -17,22 +18,20 @@ from unodsl.variant.load import load_variant
 from unodsl.web.hub import Hub
 from unodsl.web.table import Table
 
-from .browser import Player, play_to_the_end
+from .browser import Player, play_to_the_end, seat_links, start_game
 from .serving import Recorder, serving
 from .test_secrets import flip_to
 
 
 def _links(base: str, t: Table, hub: Hub) -> list[str]:
-    return [f"{base}/t/{t.id}/#seat={p}&token={s.token}" + (f"&host={hub.host_key}" if p == 0 else "")
-            for p, s in enumerate(t.seats)]
+    return seat_links(base, t, hub.host_key)
 
 
 def _start(host: Player) -> None:
-    host.page.wait_for_selector("#h-start:not([disabled])")
-    host.page.click("#h-start")
-    host.page.wait_for_function("() => state && state.status === 'playing'")
+    start_game(host)
 
 
+@pytest.mark.slow  # a whole game in the browser: CI runs it (.ci/run)
 def test_two_pages_play_a_whole_classic_game_with_a_bot_reloading_and_leaving(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chromium: object) -> None:
     hub = Hub()
@@ -77,6 +76,10 @@ def test_two_pages_play_a_whole_classic_game_with_a_bot_reloading_and_leaving(
         started = time.monotonic()
         moves = play_to_the_end(players, timeout=90, on_move=trouble)
         print(f"classic: {moves} moves in {time.monotonic() - started:.1f} s")
+        page = players[0].page
+        page.wait_for_selector("#results:not([hidden])")  # the results screen, closed to look at the table
+        assert re.search(r"win(s)? the game", page.text_content("#r-title") or "")
+        page.click("#r-close")
         rules = players[0].page.context.expect_page()
         with rules as opened:
             players[0].page.click("#rules")
@@ -91,6 +94,7 @@ def test_two_pages_play_a_whole_classic_game_with_a_bot_reloading_and_leaving(
     assert recorder.problems(1, *left[0].sockets, *players[1].sockets) == []
 
 
+@pytest.mark.slow  # a whole game in the browser: CI runs it (.ci/run)
 def test_three_pages_play_a_whole_flip_game_with_a_bot(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chromium: object) -> None:
     hub = Hub()

@@ -42,7 +42,8 @@ function show(data) {
   list.replaceChildren();
   for (const t of data.tables) {
     const li = el("li", "seat");
-    li.append(el("div", "who", t.variant + " — " + t.players + " seats, seed " + t.seed + " (" + t.status + ")"));
+    li.append(el("div", "who", t.variant + " — " + t.players + " seats" + (t.game ? ", game " + t.game : "") +
+      " (" + t.status + ")"));
     const seats = el("ul");
     for (const s of t.seats) {
       const item = el("li");
@@ -52,7 +53,6 @@ function show(data) {
     li.append(seats);
     const bar = el("div", "bar");
     bar.append(link("spectators' link", t.watch), link("open as host", t.host_watch));
-    if (t.log) bar.append(el("span", "small", "log: " + t.log));
     li.append(bar);
     list.append(li);
   }
