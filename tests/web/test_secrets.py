@@ -27,6 +27,7 @@ import pytest
 
 import unodsl.web.table as table_module
 from tests.helpers import VARIANTS
+from unodsl.engine.backends import backend_of
 from unodsl.engine.cards import Card, face_table
 from unodsl.engine.game import Game
 from unodsl.variant.load import load_variant
@@ -60,7 +61,7 @@ def swap_own_backs(game: Game, seat: int, rng: random.Random) -> None:
         return
     backs = [c.faces[1 - c.side] for c in cards]
     rng.shuffle(backs)
-    faces = face_table(game.variant)
+    faces = face_table(game.variant, backend_of(game.variant))
     for (zone, i), card, back in zip(places, cards, backs, strict=True):
         new = list(card.faces)
         new[1 - card.side] = back
