@@ -322,6 +322,8 @@ def test_the_sprt_decides_each_way_and_the_power_formula() -> None:
     assert up.step(100, 2.0, 0.3) and up.decision.startswith("B is higher")
     none = Sprt("x", 1.0)
     assert none.step(100, 0.0, 0.2) and none.decision.startswith("no difference")
+    share = Sprt("first_seat_advantage", 0.05, percent=True)  # a share's delta reads as the figure does
+    assert share.step(400, 0.2, 0.01) and share.decision == "B is higher by about 5.0% or more"
     # the textbook figure: sd 1 in each arm, a difference of 0.5, α 0.05, 80% power → 63 per arm
     assert rounds_needed(1.0, 1.0, 0.5) == 63
 

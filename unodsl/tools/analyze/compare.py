@@ -20,7 +20,7 @@ from typing import Any
 from ...errors import UnoDslError
 from ..comparison import ALPHA, TestResult, holm
 from ..stats import Z95, norm_sf2
-from .estimates import Figure
+from .estimates import Figure, number
 from .figures import figures
 from .result import Analysis
 
@@ -130,6 +130,7 @@ class Sprt:
     beta: float = 0.1
     steps: list[dict[str, Any]] = field(default_factory=list)
     decision: str = "undecided"
+    percent: bool = False  # the figure is a share: delta is said as a percentage, as the figure is
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -141,12 +142,13 @@ class Sprt:
         llr = [(s * self.delta * d - self.delta ** 2 / 2) / (se * se) if se > 0 else 0.0 for s in (1, -1)]
         self.steps.append({"rounds": rounds, "difference": round(d, 6), "se": round(se, 6),
                            "llr_up": round(llr[0], 4), "llr_down": round(llr[1], 4)})
+        delta = number(self.delta, self.percent)
         if llr[0] >= upper:
-            self.decision = f"B is higher by about {self.delta:g} or more"
+            self.decision = f"B is higher by about {delta} or more"
         elif llr[1] >= upper:
-            self.decision = f"B is lower by about {self.delta:g} or more"
+            self.decision = f"B is lower by about {delta} or more"
         elif llr[0] <= lower and llr[1] <= lower:
-            self.decision = f"no difference of {self.delta:g}"
+            self.decision = f"no difference of {delta}"
         else:
             return False
         return True
@@ -173,6 +175,7 @@ def sequential(test: Sprt, batches: Iterator[tuple[int, Analysis, Analysis]],
         sa, sb = standard_error(x), standard_error(y)
         if sa is None or sb is None:
             continue
+        test.percent = x.percent
         done = test.step(rounds, y.value - x.value, math.hypot(sa, sb))
         if tick is not None:
             tick(rounds)
