@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = ROOT / "variants"
 SOURCES = sorted(p.relative_to(VARIANTS) for p in VARIANTS.rglob("*.yaml"))
 TEXTS = {p: (VARIANTS / p).read_text(encoding="utf-8") for p in SOURCES}
-EXAMPLES = settings().max_examples * 5  # 40 by default, 200 with HYPOTHESIS_PROFILE=ci
+EXAMPLES = settings().max_examples * 5  # 40 by default, 300 with HYPOTHESIS_PROFILE=ci
 MAX_TURNS = 2_000
 BUDGET = 30_000  # decisions per game
 SECONDS = 30  # per example: a hang in the validator or the engine fails instead of stalling the run
