@@ -84,13 +84,13 @@ def compare(a: Simulation, b: Simulation, alpha: float = ALPHA) -> Comparison:
         na, ma, _ = moments(ha)
         nb, mb, _ = moments(hb)
         t, df, p = welch_hist(ha, hb)
-        tests.append(TestResult(f"{metric} (mean)", "Welch's t-test", ma, mb, t, _p(p),
+        tests.append(TestResult(f"{metric} (mean)", "Welch's t-test", ma, mb, t, p_value(p),
                                 f"df={df:.0f}" if math.isfinite(df) else ""))
         if mw:
             u, z, p = mann_whitney(ha, hb)
             effect = u / (na * nb) if na and nb else math.nan
-            tests.append(TestResult(f"{metric} (distribution)", "Mann–Whitney U test", _median(ha), _median(hb),
-                                    z, _p(p), f"P(A>B)+½P(A=B)={effect:.3f}" if math.isfinite(effect) else ""))
+            tests.append(TestResult(f"{metric} (distribution)", "Mann–Whitney U test", median_of(ha), median_of(hb),
+                                    z, p_value(p), f"P(A>B)+½P(A=B)={effect:.3f}" if math.isfinite(effect) else ""))
 
     if games_mode:
         dist("rounds per game", ta.rounds_per_game, tb.rounds_per_game)
@@ -99,21 +99,21 @@ def compare(a: Simulation, b: Simulation, alpha: float = ALPHA) -> Comparison:
     dist("reshuffles per round", ta.reshuffles_per_round, tb.reshuffles_per_round)
     ra, rb = ta.rounds + ta.runaway, tb.rounds + tb.runaway
     z, p = two_proportions(ta.runaway, ra, tb.runaway, rb)
-    tests.append(TestResult("runaway rounds (rate)", "two-proportion z-test", _div(ta.runaway, ra),
-                            _div(tb.runaway, rb), z, _p(p), rate=True))
+    tests.append(TestResult("runaway rounds (rate)", "two-proportion z-test", share_of(ta.runaway, ra),
+                            share_of(tb.runaway, rb), z, p_value(p), rate=True))
     if games_mode:
         stat, df, p = chi_square(ta.game_wins, tb.game_wins)
-        tests.append(TestResult("game wins by seat", "chi-square test of homogeneity", None, None, stat, _p(p),
+        tests.append(TestResult("game wins by seat", "chi-square test of homogeneity", None, None, stat, p_value(p),
                                 f"df={df}"))
     stat, df, p = chi_square(ta.round_wins_from_dealer, tb.round_wins_from_dealer)
     tests.append(TestResult("round wins by seat from the dealer", "chi-square test of homogeneity", None, None,
-                            stat, _p(p), f"df={df}"))
+                            stat, p_value(p), f"df={df}"))
     tests += _agent_tests(a, b, games_mode)
     for kind in sorted(set(ta.plays) | set(tb.plays)):
         ma, va = kind_moments(ta, kind)
         mb, vb = kind_moments(tb, kind)
         t, wdf, p = welch(ma, va, ta.rounds, mb, vb, tb.rounds)
-        tests.append(TestResult(f"{kind} plays per round", "Welch's t-test", ma, mb, t, _p(p),
+        tests.append(TestResult(f"{kind} plays per round", "Welch's t-test", ma, mb, t, p_value(p),
                                 f"df={wdf:.0f}" if math.isfinite(wdf) else ""))
     holm(tests, alpha)
     return Comparison(a, b, tests, alpha)
@@ -133,19 +133,22 @@ def _agent_tests(a: Simulation, b: Simulation, games_mode: bool) -> list[TestRes
         wa, wb = wins_a[name], wins_b[name]
         z, p = two_proportions(wa, na, wb, nb)
         tests.append(TestResult(f"{name} wins ({'games' if games_mode else 'rounds'})", "two-proportion z-test",
-                                _div(wa, na), _div(wb, nb), z, _p(p), rate=True))
+                                share_of(wa, na), share_of(wb, nb), z, p_value(p), rate=True))
     return tests
 
 
-def _p(p: float) -> float | None:
+def p_value(p: float) -> float | None:
+    """A p-value, or None where the test had nothing to say (NaN)."""
     return None if math.isnan(p) else p
 
 
-def _div(k: int, n: int) -> float | None:
+def share_of(k: int, n: int) -> float | None:
+    """k out of n, or None of nothing."""
     return k / n if n else None
 
 
-def _median(hist: Mapping[int, int]) -> float | None:
+def median_of(hist: Mapping[int, int]) -> float | None:
+    """The median of a histogram, or None of an empty one."""
     items = sorted_items(hist)
     n = sum(c for _, c in items)
     if n == 0:

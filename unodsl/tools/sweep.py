@@ -29,7 +29,7 @@ from typing import Any
 from ..errors import UnoDslError
 from ..model import Variant
 from ..variant.load import load_variant
-from .comparison import ALPHA, TestResult, _div, _median, _p, holm
+from .comparison import ALPHA, TestResult, holm, median_of, p_value, share_of
 from .simulate import simulate
 from .simulation import Simulation, proportion, rounded
 from .stats import fisher_exact, mann_whitney, moments, two_proportions, welch_hist
@@ -290,26 +290,26 @@ def cell_tests(base: Simulation, cell: Simulation) -> list[TestResult]:
     tests: list[TestResult] = []
     ka, kb = ta.round_wins_from_dealer[1 % n], tb.round_wins_from_dealer[1 % n]
     z, p = two_proportions(ka, ta.rounds, kb, tb.rounds)
-    tests.append(TestResult("first-seat round wins", "two-proportion z-test", _div(ka, ta.rounds),
-                            _div(kb, tb.rounds), z, _p(p), rate=True))
+    tests.append(TestResult("first-seat round wins", "two-proportion z-test", share_of(ka, ta.rounds),
+                            share_of(kb, tb.rounds), z, p_value(p), rate=True))
 
     def welch_test(metric: str, ha: Mapping[int, int], hb: Mapping[int, int]) -> None:
         t, df, p = welch_hist(ha, hb)
-        tests.append(TestResult(f"{metric} (mean)", "Welch's t-test", moments(ha)[1], moments(hb)[1], t, _p(p),
+        tests.append(TestResult(f"{metric} (mean)", "Welch's t-test", moments(ha)[1], moments(hb)[1], t, p_value(p),
                                 f"df={df:.0f}" if math.isfinite(df) else ""))
 
     welch_test("turns per round", ta.turns_per_round, tb.turns_per_round)
     _, z, p = mann_whitney(ta.turns_per_round, tb.turns_per_round)
-    tests.append(TestResult("turns per round (distribution)", "Mann–Whitney U test", _median(ta.turns_per_round),
-                            _median(tb.turns_per_round), z, _p(p)))
+    tests.append(TestResult("turns per round (distribution)", "Mann–Whitney U test", median_of(ta.turns_per_round),
+                            median_of(tb.turns_per_round), z, p_value(p)))
     welch_test("points per round", ta.points_per_round, tb.points_per_round)
     welch_test("reshuffles per round", ta.reshuffles_per_round, tb.reshuffles_per_round)
     games_mode = not base.setup.rounds_only and not cell.setup.rounds_only
     if games_mode:
         welch_test("rounds per game", ta.rounds_per_game, tb.rounds_per_game)
     ra, rb = ta.rounds + ta.runaway, tb.rounds + tb.runaway
-    tests.append(TestResult("runaway rounds (rate)", "Fisher's exact test", _div(ta.runaway, ra),
-                            _div(tb.runaway, rb), None, _p(fisher_exact(ta.runaway, ra, tb.runaway, rb)),
+    tests.append(TestResult("runaway rounds (rate)", "Fisher's exact test", share_of(ta.runaway, ra),
+                            share_of(tb.runaway, rb), None, p_value(fisher_exact(ta.runaway, ra, tb.runaway, rb)),
                             rate=True))
     names = base.seat_agents
     if names == cell.seat_agents and len(set(names)) > 1:
@@ -319,6 +319,6 @@ def cell_tests(base: Simulation, cell: Simulation) -> list[TestResult]:
         for name in dict.fromkeys(names):
             z, p = two_proportions(wa[name], na, wb[name], nb)
             tests.append(TestResult(f"{name} wins ({'games' if games_mode else 'rounds'})",
-                                    "two-proportion z-test", _div(wa[name], na), _div(wb[name], nb), z, _p(p),
-                                    rate=True))
+                                    "two-proportion z-test", share_of(wa[name], na), share_of(wb[name], nb), z,
+                                    p_value(p), rate=True))
     return tests

@@ -41,7 +41,7 @@ _FAST: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"  # a variant has no dates: `2024-05-01` stays text
 # Control characters (C0 but tab and newline, DEL, C1) and the invisible bidi overrides:
 # the first can drive a terminal, the second make text read differently than it runs.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|\r?\n|.)", re.S)
 _ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
             "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0",
@@ -441,7 +441,7 @@ class _NodeReader:
 
     def check_text(self, node: ScalarNode) -> None:
         """Refuse control characters, which an escape ("\\e", "\\0") puts in a quoted string."""
-        bad = _CONTROL.search(node.value)
+        bad = CONTROL.search(node.value)
         if bad is None:
             return
         code = f"U+{ord(bad.group()):04X}"

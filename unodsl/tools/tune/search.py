@@ -35,7 +35,7 @@ from typing import Any
 from ...errors import VariantError
 from ...model import Target, Tunable
 from ...variant.load import load_variant
-from ...variant.source import _CONTROL as CONTROL  # what variant text may not hold (an extends: included)
+from ...variant.source import CONTROL  # what variant text may not hold (an extends: included)
 from ..analyze.lab import Runner
 from ..batch import Pool
 from ..cluster import Cluster
