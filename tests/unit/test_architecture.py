@@ -14,6 +14,7 @@ from tests.helpers import ROOT, VARIANTS, classic_with
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.engine.cards import Card
 from unodsl.engine.events import EVENTS, EVERYONE, visible_to
+from unodsl.engine.template import TEMPLATES
 from unodsl.players.narrator import Narrator
 
 PACKAGE = ROOT / "unodsl"
@@ -191,11 +192,17 @@ def test_no_command_module_imports_another_command() -> None:
 # -- events: what is emitted is what is declared --------------------------------
 
 def _emit_calls() -> Iterator[tuple[str, ast.Call]]:
+    """Every `emit(…)` of the engine: in its modules, and in its templates' #emit lines."""
     for path in (PACKAGE / "engine").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "emit"):
                 yield f"{path.name}:{node.lineno}", node
+    for template in TEMPLATES.values():
+        for event, data in template.events():
+            told = ast.parse(f"g.emit({event!r}, {data.replace('$', '').replace('@', '')})").body[0]
+            assert isinstance(told, ast.Expr) and isinstance(told.value, ast.Call)
+            yield f"template {template.name}", told.value
 
 
 def test_every_emit_in_the_engine_names_a_declared_event_with_exactly_its_fields() -> None:

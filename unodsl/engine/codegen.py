@@ -28,18 +28,23 @@ from typing import Any
 from ..errors import Pos, RunawayRound, VariantRuntimeError
 from ..lang.compile import Origin, Origins
 from ..lang.emit import ExprEmitter, Namespace, literal
-from ..lang.program import CHOOSE, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
+from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..model import Face, Rule, Side, Variant
+from . import flow  # noqa: F401  (its templates: see HOT)
 from .actions import Decision
 from .backends.base import attach
 from .backends.compiled import compiled
-from .envvars import UNSET, direct, localised, steadied
-from .folding import NOT_NONE, Facts, watched
 from .frames import Ask, new_for, new_repeat, new_while
-from .inliner import inline
-from .machine import ASK, PAUSED, loud_flags
+from .machine import ASK, PAUSED
 from .ops import AT, EMIT
 from .ops.loops import emit_resume
+from .template import TEMPLATES, Render, Template, facts_of, template_of
+
+# The templates a step put in place may call in place too (template.py's #call): the
+# table's and the machine's (flow.py's steps are put in place as steps).
+HOT: dict[str, Template] = {name: t for name, t in TEMPLATES.items() if not t.step}
+assert {"play", "draw", "playable", "ask"} <= set(HOT)
+UNSET = "E_UNSET"  # the namespace's name for "not in the variables (yet)": see Writer.env
 
 _CODE: dict[tuple[str, str], CodeType] = {}  # compiled modules by text: a variant loaded again reuses its code
 
@@ -50,7 +55,10 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     (the backend "compiled", attached to it: backends/compiled.py). `conditions` and
     `programs` are those the checks compiled; `origins` gives each closure's tree. The
     flow's programs (variant.flow) compile too."""
+    by_event = _rules_by_event(variant)
     gen = _Module(variant, origins, has_rules=bool(variant.rules))
+    fires = {event: gen.ns.fresh("fire") for event in by_event}
+    gen.render.fires = fires
     conds = {fn: gen.condition(fn) for fn in dict.fromkeys(conditions) if fn in origins}
     # Every program (those inside others too) has a runner, from its first step or from a
     # step it stopped before; every loop step, a runner that goes on where its frame stood.
@@ -62,9 +70,7 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
                 if step[0] in (FOR, WHILE, REPEAT, LOOP):
                     gen.loop_name(step)
     loops = gen.loops
-    by_event = _rules_by_event(variant)
-    fires = {event: gen.ns.fresh("fire") for event in by_event}
-    gen.defs = [direct(text, fires) for text in gen.defs]  # (the runners: fire functions come next)
+    gen.adopt()  # the engine's objects the templates put in place name
     for event, rules in by_event.items():
         gen.defs.append(fire(event, rules, gen.ns, gen.defs, origins, fires[event]))
     source = gen.source()
@@ -120,10 +126,26 @@ class _Module:
         self.ns.objects.update(PAUSED=PAUSED, ASK=ASK, Decision=Decision, Ask=Ask, new_for=new_for,
                                new_while=new_while, new_repeat=new_repeat, VariantRuntimeError=VariantRuntimeError,
                                RunawayRound=RunawayRound, at=_at)
-        self.ns.objects[UNSET] = object()  # (envvars: an entry not in the env)
-        self.inlined = 0
+        self.ns.objects[UNSET] = object()  # (a variable not in the env: see env)
         self.loops: dict[int, tuple[Any, str]] = {}  # each loop step's runner
-        self.facts = facts(variant)
+        self.render = Render(facts_of(variant), self.env, HOT)
+        self.local: frozenset[str] = frozenset()  # the variables kept as locals by the runner being written
+
+    def env(self, name: str) -> str:
+        """How the code being written reads the program's variable `name`: a local of the
+        runner (see loop_runner), or the entry of `e`."""
+        return f"E_{name}" if name in self.local else f"e[{literal(name)}]"
+
+    def stores(self, ind: str) -> list[str]:
+        """The lines that write the runner's local variables back to `e` (before `e` is left
+        in a frame, or the runner returns)."""
+        return [f"{ind}if E_{k} is not {UNSET}: e[{literal(k)}] = E_{k}" for k in sorted(self.local)]
+
+    def adopt(self) -> None:
+        """The engine's objects named by the templates put in place join the namespace."""
+        for name, obj in self.render.objects.items():
+            if self.ns.objects.setdefault(name, obj) is not obj:
+                raise AssertionError(f"two objects named {name} in the generated module")
 
     def source(self) -> str:
         # The first two lines hold no text of the variant: Python reads an encoding declaration
@@ -175,7 +197,7 @@ class _Module:
 
     def step(self, step: Any, chain: list[str], ind: str, wheres: list[Any], at: int) -> list[str]:
         """One step, as its op writes it (engine/ops/), then the rules it queued."""
-        pause = [*(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
+        pause = [*self.stores(ind + "    "), *(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
         out = [f"{ind}{AT}{at} {_heading(step)}", *EMIT[step[0]](self, step, chain, pause, ind, wheres, at)]
         if self.has_rules:
             out += [f"{ind}if g._queue and g.drain():", *pause]
@@ -192,55 +214,123 @@ class _Module:
     def loop_runner(self, step: Any, name: str) -> None:
         """`def loop_N(g, e, items, k)`: a loop step going on where its frame stood, as
         ops/loops.py's resume_for (`items`, from item `k`), resume_while and resume_repeat (`k`
-        iterations left) do."""
+        iterations left) do. The flow's own loop whose steps are all templates (the turns of
+        a round) keeps the variables they use as locals, written back to `e` wherever it is
+        left in a frame, and at the end."""
         wheres: list[Any] = [step[-1]]
+        outer = self.local
+        self.local = frozenset(_variables(step[2])) if step[0] == LOOP and _templated(step[2]) else frozenset()
+        loads = [f"    E_{k} = e.get({literal(k)}, {UNSET})" for k in sorted(self.local)]
         body = emit_resume(self, step, "        ", wheres)
         table = self.ns.add(tuple(wheres), "where")
-        text = _guarded(f"{name}(g, e, items, k)", step[-1], body, table, name, [])
-        self.defs.append(localised(steadied(text)) if step[0] == LOOP else text)  # (the flow's loops: hot)
+        self.defs.append(_guarded(f"{name}(g, e, items, k)", step[-1], body, table, name, self.stores("    "), loads))
+        self.local = outer
 
     def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None:
-        """The text of a step's closure: from its origin, or the body of a flow step in place
-        (its lines into `pre`), or a call of the closure itself. None: it gives nothing."""
+        """The text of a step's closure: from its origin, or a template's value (its lines
+        into `pre`), or a call of the function itself. None: it gives nothing."""
         origin: Origin | None = self.origins.get(fn)
         if origin is not None:
             return ExprEmitter(self.ns, self.defs, origin).expr(origin.node, pre, ind, choose)
         return self.value(fn, pre, ind)[0]
 
-    def chooser(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, tuple[str | None, str | None, str] | None]:
-        """A chooser of the flow (a CHOOSE step's own function), as value gives it, and its
-        value's parts when it answers without asking or asks (inliner.Inline.asking)."""
-        body = inline(fn, self.facts)
-        if body is None:
-            return f"{self.ns.add(fn, 'step')}(g, e)", None
-        self.inlined += 1
-        prefix = f"i{self.inlined}_"
-        lines, value, _ = body.render(self.ns, prefix, ind)
+    def placed(self, fn: Fn, pre: list[str], ind: str) -> tuple[Template, str, dict[str, str]] | None:
+        """A template step put in place (its lines into `pre`): the template, its locals'
+        prefix and names; None for another function."""
+        t = template_of(fn)
+        if t is None:
+            return None
+        lines, prefix, names = self.render.inline(t, ind)
         pre += lines
-        return value, body.asking(self.ns, prefix)
+        return t, prefix, names
+
+    def chooser(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, tuple[str | None, str | None, str] | None]:
+        """A chooser of the flow (a CHOOSE step's template): its value as text, and where it
+        may answer without asking, (test, answer, decision); (None, None, decision): it
+        always asks. A function that is no template is called."""
+        placed = self.placed(fn, pre, ind)
+        if placed is None:
+            return f"{self.ns.add(fn, 'step')}(g, e)", None
+        t, prefix, names = placed
+        assert t.asks is not None
+        made = self.render.expr(t.asks, prefix, names)
+        if t.takes is None:
+            return made, (None, None, made)
+        test = self.render.cond(t.takes[0])
+        taken = self.render.expr(t.takes[1], prefix, names)
+        if test is True:
+            return taken, None
+        if test is False:
+            return made, (None, None, made)
+        return None, (self.render.expr(test, prefix, names), taken, made)
 
     def value(self, fn: Fn, pre: list[str], ind: str) -> tuple[str | None, str | None]:
-        """expr's text, and for a flow step put in place whose value says whether it paused
-        (`PAUSED if X else None`), the test X."""
+        """expr's text, and for a template that says whether it paused, that test."""
         origin: Origin | None = self.origins.get(fn)
         if origin is not None:
             return ExprEmitter(self.ns, self.defs, origin).expr(origin.node, pre, ind), None
-        body = inline(fn, self.facts)
-        if body is None:
+        placed = self.placed(fn, pre, ind)
+        if placed is None:
             return f"{self.ns.add(fn, 'step')}(g, e)", None
-        self.inlined += 1
-        lines, value, paused = body.render(self.ns, f"i{self.inlined}_", ind)
-        pre += lines
-        return value, paused
+        t, prefix, names = placed
+        if t.pauses is not None:
+            return None, self.render.expr(t.pauses, prefix, names)
+        return (None if t.value is None else self.render.expr(t.value, prefix, names)), None
+
+    def ask(self, var: str, ind: str, own: bool) -> list[str]:
+        """`asked = g.ask(asked, var, e)`: for the flow's own choice, the template in place."""
+        if not own:
+            return [f"{ind}asked = g.ask(asked, {var}, e)"]
+        return self.render.inline(HOT["ask"], ind, {"d": "asked", "var": var, "env": "e"}, "asked")[0]
 
 
-def _guarded(signature: str, where: Any, body: list[str], table: str, name: str, after: list[str]) -> str:
+def _templated(program: Program) -> bool:
+    """Every step of `program` (its branches too) runs a template."""
+    for step in program:
+        op = step[0]
+        if op == IF:
+            if not (template_of(step[1]) and _templated(step[2]) and _templated(step[3])):
+                return False
+        elif op in (LET, CHOOSE):
+            if not template_of(step[2]):
+                return False
+        elif op == DO:
+            if not template_of(step[1]):
+                return False
+        else:
+            return False
+    return True
+
+
+def _variables(program: Program) -> set[str]:
+    """The variables the steps of a templated program read or bind."""
+    found: set[str] = set()
+    for step in program:
+        op = step[0]
+        if op == IF:
+            found |= _variables(step[2]) | _variables(step[3])
+            fn = step[1]
+        elif op in (LET, CHOOSE):
+            found.add(step[1])
+            fn = step[2]
+        else:
+            fn = step[1]
+        t = template_of(fn)
+        assert t is not None
+        found |= set(re.findall(r"@(\w+)", " ".join(x or "" for x in (t.body, t.value, t.pauses, t.asks,
+                                                                        *(t.takes or ())))))
+    return found
+
+
+def _guarded(signature: str, where: Any, body: list[str], table: str, name: str, after: list[str],
+             before: list[str] = ()) -> str:  # type: ignore[assignment]
     """A runner's `def`: headed by the place it was compiled from, its body in a `try:` whose
     faults are placed in the variant file (the step that failed, from the line it ran),
     then `after`, and False: it did not pause."""
     return "\n".join([f"def {signature}:",
                       f"    # {_place(where[0])}: {_comment(where[1])}" if _placed(where) else "    # (the flow)",
                       f"    {AT}0",
+                      *before,
                       "    try:",
                       *body,
                       "    except (VariantRuntimeError, RecursionError, RunawayRound):",
@@ -249,30 +339,6 @@ def _guarded(signature: str, where: Any, body: list[str], table: str, name: str,
                       f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
                       *after,
                       "    return False"])
-
-
-def facts(variant: Variant) -> Facts:
-    """What every game of `variant` holds from start to end, for the flow's steps put in
-    place to be specialised (inliner._Folder): its turn settings, no rules to queue, and
-    the events its rules wait for, always watched (with the hot paths' flags they raise)."""
-    turn, draw = variant.turn, variant.turn.draw
-    known: dict[str, Any] = {
-        "g._memo": NOT_NONE if turn.match_is_pure else None,
-        "g._must_play": turn.must_play_if_able,
-        "g._draw_rule.until_playable": draw.until_playable,
-        "g._draw_rule.allowed_if": None if draw.allowed_if is None else NOT_NONE,
-    }
-    if type(draw.count) is int:
-        known["g._draw_rule.count"] = draw.count
-    if not variant.rules:
-        known["g._queue"] = ()
-    events = {rule.event for rule in variant.rules}  # always watched, whoever listens
-    for event in events:
-        known[watched(event)] = True
-    for flag, loud in loud_flags(events).items():
-        if loud:  # (more watched events never make a flag false)
-            known[f"g.{flag}"] = True
-    return frozenset(known.items())
 
 
 def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],

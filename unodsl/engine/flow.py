@@ -20,18 +20,22 @@ from ..errors import GameError, VariantRuntimeError
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, Program
 from ..model import Variant
 from .actions import DRAW, KEEP, PASS, Decision
-from .cards import Card
 from .machine import PAUSED, decision
 from .table import Table
+from .template import Template, function
 
 Env = dict[str, Any]
 HERE = (None, "")  # where a flow step stands in the variant file: nowhere (its faults name their cause)
 
 
+def _step(t: Template) -> Any:
+    """A template of a program's step, as the function its programs hold."""
+    return function(t, __name__)
+
+
 # -- rounds ---------------------------------------------------------------------------
-def game_on(g: Table, e: Env) -> bool:
-    """The game goes on until someone has won it."""
-    return g.winner is None
+game_on = _step(Template("game_on", step=True, doc="The game goes on until someone has won it.", body="",
+                         value="g.winner is None"))
 
 
 def begin_round(g: Table, e: Env) -> None:
@@ -59,12 +63,11 @@ def setup(g: Table, e: Env) -> Any:
 def end_setup(g: Table, e: Env) -> None:
     """After the set-up (a hand may be empty: a first card's effect), the first player."""
     if not g.went_out():
-        advance(g, e)
+        g.advance()
 
 
-def round_on(g: Table, e: Env) -> bool:
-    """The round goes on until it has a winner."""
-    return g.round_winner is None
+round_on = _step(Template("round_on", step=True, doc="The round goes on until it has a winner.", body="",
+                          value="g.round_winner is None"))
 
 
 def end_round(g: Table, e: Env) -> None:
@@ -78,70 +81,75 @@ def end_game(g: Table, e: Env) -> None:
 
 
 # -- a turn ---------------------------------------------------------------------------
-def begin_turn(g: Table, e: Env) -> None:
-    """A turn begins: `player` is whose it is (turn_start); past max_turns the round is a runaway."""
+# The steps every turn runs are templates (template.py): one text, called by the
+# interpreter and put in place, specialised for the variant, by the generated code.
+
+
+begin_turn = _step(Template("begin_turn", step=True, doc=(
+    "A turn begins: `player` is whose it is (turn_start); past max_turns the round is a runaway."), body="""
     if g.turns >= g.max_turns:
         g.runaway()
     g.turns += 1
-    e["player"] = g.current
-    if g._loud_turn and "turn_start" in g._watch:
-        g.emit("turn_start", {"player": g.current})
+    @player = g.current
+    #if loud_turn and 'turn_start' in g._watch:
+        #emit turn_start {'player': g.current}
+"""))
 
-
-def turn_choice(g: Table, e: Env) -> Any:
-    """The turn's decision: play one of the legal cards (those that match, and pass their
-    `legal_if`; under a pending penalty, those that answer it), draw (or take the penalty;
-    unless must-play holds a card, or allowed_if says no), or pass when nothing else is
-    possible."""
-    p = e["player"]
-    hand = g.hands[p]
-    plays = g._plays
-    options: list[Any] = []
+turn_choice = _step(Template("turn_choice", step=True, doc=(
+    "The turn's decision: play one of the legal cards (those that match, and pass their `legal_if`; "
+    "under a pending penalty, those that answer it), draw (or take the penalty; unless must-play holds "
+    "a card, or allowed_if says no), or pass when nothing else is possible. The only option is taken "
+    "without asking, unless someone is told each choice."), body="""
+    $p = @player
+    $hand = g.hands[$p]
+    $plays = g._plays
+    $options = []
     try:
         if g.penalty:
-            answer = g.penalty_answer
-            for c in hand:
-                if answer is not None and g.call(answer, c) and g.playable(c, p):
-                    options.append(plays[c.id])
-            options.append(DRAW)
+            $answer = g.penalty_answer
+            for $c in $hand:
+                if $answer is not None and g.call($answer, $c) and g.playable($c, $p):
+                    $options.append($plays[$c.id])
+            $options.append(DRAW)
         else:
-            if g._memo is not None:  # a pure match: the faces that match the top and colour, memoised
-                pile = g.discard_pile
-                face = pile[-1].face_id if pile else -1
-                color = g.current_color
-                faces = g._memo[face].get(color)
-                if faces is None:
-                    g._legal_env["player"] = p  # (for blame: the match fails with the turn's player)
-                    faces = g.matching_faces()
-                for c in hand:
-                    if c.face_id in faces:
-                        test = c.legal_if
-                        if test is not None:
-                            env = g._legal_env
-                            env["player"], env["card"] = p, c
-                            if not test(g, env):
+            #if pure_match:
+                $pile = g.discard_pile
+                $face = $pile[-1].face_id if $pile else -1
+                $faces = g._memo[$face].get(g.current_color)
+                if $faces is None:
+                    g._legal_env['player'] = $p
+                    $faces = g.matching_faces()
+                for $c in $hand:
+                    if $c.face_id in $faces:
+                        $test = $c.legal_if
+                        if $test is not None:
+                            $env = g._legal_env
+                            $env['player'], $env['card'] = $p, $c
+                            if not $test(g, $env):
                                 continue
-                        options.append(plays[c.id])
-            else:
-                env = g._legal_env
-                env["player"] = p
-                for c in hand:
-                    env["card"] = c
-                    if g._match(g, env) and (c.legal_if is None or c.legal_if(g, env)):
-                        options.append(plays[c.id])
-            if not options or not g._must_play:
-                allowed = g._draw_rule.allowed_if
-                if allowed is None or allowed(g, {"player": p}):
-                    options.append(DRAW)
-                elif not options:
-                    options.append(PASS)
+                        $options.append($plays[$c.id])
+            #else:
+                $env = g._legal_env
+                $env['player'] = $p
+                for $c in $hand:
+                    $env['card'] = $c
+                    if g._match(g, $env) and ($c.legal_if is None or $c.legal_if(g, $env)):
+                        $options.append($plays[$c.id])
+            #if not must_play or not $options:
+                #if draw_allowed_if:
+                    if g._draw_rule.allowed_if(g, {'player': $p}):
+                        $options.append(DRAW)
+                    elif not $options:
+                        $options.append(PASS)
+                #else:
+                    $options.append(DRAW)
     except (VariantRuntimeError, RecursionError):
         raise
-    except Exception as err:
-        raise g.blame(err) from err
-    # (the only option is taken without asking, unless someone is told each choice)
-    return options[0] if len(options) == 1 and not g._loud_turn else decision(
-        (p, "turn", tuple(options), "", None))
+    except Exception as $err:
+        raise g.blame($err) from $err
+""", takes=("not loud_turn and len($options) == 1", "$options[0]"),
+    asks="decision(($p, 'turn', tuple($options), '', None))",
+    globals={"DRAW": DRAW, "PASS": PASS, "decision": decision, "VariantRuntimeError": VariantRuntimeError}))
 
 
 def turn_options(g: Table, p: int) -> tuple[Any, ...]:
@@ -150,100 +158,86 @@ def turn_options(g: Table, p: int) -> tuple[Any, ...]:
     return asked.options if type(asked) is Decision else (asked,)  # type: ignore[no-any-return]
 
 
-def is_draw(g: Table, e: Env) -> bool:
-    return e["_action"] is DRAW
+is_draw = _step(Template("is_draw", step=True, doc="The turn's action is a draw.", body="",
+                         value="@_action is DRAW", globals={"DRAW": DRAW}))
 
-
-def draw_for_turn(g: Table, e: Env) -> list[Card]:
-    """The turn's draw: the pending penalty (the cards drawn are not offered), or the draw
-    rule's cards (one at a time until one can be played, when it says so). Gives what may
-    be offered."""
-    p = e["player"]
-    drawn: list[Card] = []
+draw_for_turn = _step(Template("draw_for_turn", step=True, doc=(
+    "The turn's draw: the pending penalty (the cards drawn are not offered), or the draw rule's cards "
+    "(one at a time until one can be played, when it says so). Gives what may be offered."), body="""
+    $p = @player
     if g.penalty:
-        count, g.penalty, g.penalty_answer = g.penalty, 0, None
-        g.draw(p, count)
-        if "penalty_taken" in g._watch:
-            g.emit("penalty_taken", {"player": p, "count": count})
-    elif not g._draw_rule.until_playable:
-        many = g._draw_rule.count
-        drawn = g.draw(p, many if type(many) is int else g.amount(many, p))
+        $count, g.penalty, g.penalty_answer = g.penalty, 0, None
+        #call draw($p, $count)
+        if 'penalty_taken' in g._watch:
+            #emit penalty_taken {'player': $p, 'count': $count}
+        $drawn = []
     else:
-        cap = g.amount(g._draw_rule.max, p)
-        while cap is None or len(drawn) < cap:
-            got = g.draw(p, 1)
-            if not got:
-                break
-            drawn += got
-            legal = g.playable(got[0], p)
-            if legal:
-                break
-    return drawn
+        #if until_playable:
+            $drawn = []
+            $cap = g.amount(g._draw_rule.max, $p)
+            while $cap is None or len($drawn) < $cap:
+                #call $got = draw($p, 1)
+                if not $got:
+                    break
+                $drawn += $got
+                #call $legal = playable($got[0], $p)
+                if $legal:
+                    break
+        #elif draw_one:
+            #call $drawn = draw_one($p)
+        #else:
+            $many = g._draw_rule.count
+            #call $drawn = draw($p, $many if type($many) is int else g.amount($many, $p))
+""", value="$drawn", globals={"int": int}))
 
+offer_drawn = _step(Template("offer_drawn", step=True, doc=(
+    "The card drawn, if it can be played: play it, or keep it (a decision); else keep it. (Still held, "
+    "unless a rule moved it: it is drawn last, so looked for there first.)"), body="""
+    $drawn, $p = @_drawn, @player
+    $card = $drawn[-1] if $drawn else None
+    $hand = g.hands[$p]
+    $legal = False
+    if $card is not None and (($hand and $hand[-1] is $card) or $card in $hand):
+        #call $legal = playable($card, $p)
+""", takes=("not $legal", "KEEP"), asks="decision(($p, 'drawn', (g._plays[$card.id], KEEP), '', None))",
+    globals={"KEEP": KEEP, "decision": decision}))
 
-def offer_drawn(g: Table, e: Env) -> Any:
-    """The card drawn, if it can be played: play it, or keep it (a decision); else keep it."""
-    drawn, p = e["_drawn"], e["player"]
-    card = drawn[-1] if drawn else None
-    offer: Any = KEEP
-    hand = g.hands[p]  # (still held, unless a rule moved it: it is drawn last, so looked for there first)
-    if card is not None and ((hand and hand[-1] is card) or card in hand):
-        legal = g.playable(card, p)
-        if legal:
-            offer = decision((p, "drawn", (g._plays[card.id], KEEP), "", None))
-    return offer
+play_drawn = _step(Template("play_drawn", step=True, doc="The card drawn is played, unless it was kept.", body="""
+    $kept = @_keep
+    $paused = False
+    if $kept is not KEEP:
+        #call $paused = play(@player, $kept.card, True)
+""", pauses="$paused", globals={"KEEP": KEEP, "PAUSED": PAUSED}))
 
+must_play_drawn = _step(Template("must_play_drawn", step=True, doc=(
+    "The card drawn is played if it can be (still held: see offer_drawn)."), body="""
+    $drawn, $p = @_drawn, @player
+    $paused = False
+    $hand = g.hands[$p]
+    if $drawn and (($hand and $hand[-1] is $drawn[-1]) or $drawn[-1] in $hand):
+        #call $legal = playable($drawn[-1], $p)
+        if $legal:
+            #call $paused = play($p, $drawn[-1], True)
+""", pauses="$paused", globals={"PAUSED": PAUSED}))
 
-def play_drawn(g: Table, e: Env) -> Any:
-    """The card drawn is played, unless it was kept."""
-    kept = e["_keep"]
-    paused = False
-    if kept is not KEEP:
-        paused = g.play(e["player"], kept.card, True)
-    return PAUSED if paused else None
+act = _step(Template("act", step=True, doc=(
+    "The card chosen is played (or, when nothing else is possible, the player passes)."), body="""
+    $action = @_action
+    $paused = False
+    if $action is not PASS:
+        #call $paused = play(@player, $action.card, True)
+""", pauses="$paused", globals={"PASS": PASS, "PAUSED": PAUSED}))
 
+end_turn = _step(Template("end_turn", step=True, doc="The turn is over (turn_end).", body="""
+    #if loud_turn and 'turn_end' in g._watch:
+        #emit turn_end {'player': @player}
+"""))
 
-def must_play_drawn(g: Table, e: Env) -> Any:
-    """The card drawn is played if it can be."""
-    drawn, p = e["_drawn"], e["player"]
-    paused = False
-    hand = g.hands[p]  # (still held, unless a rule moved it: it is drawn last, so looked for there first)
-    if drawn and ((hand and hand[-1] is drawn[-1]) or drawn[-1] in hand):
-        legal = g.playable(drawn[-1], p)
-        if legal:
-            paused = g.play(p, drawn[-1], True)
-    return PAUSED if paused else None
-
-
-def act(g: Table, e: Env) -> Any:
-    """The card chosen is played (or, when nothing else is possible, the player passes)."""
-    action = e["_action"]
-    paused = False
-    if action is not PASS:
-        paused = g.play(e["player"], action.card, True)
-    return PAUSED if paused else None
-
-
-def end_turn(g: Table, e: Env) -> None:
-    """The turn is over (turn_end)."""
-    if g._loud_turn and "turn_end" in g._watch:
-        g.emit("turn_end", {"player": e["player"]})
-
-
-def next_turn(g: Table, e: Env) -> None:
-    """The round ends if a hand was emptied; else it is the next player's turn."""
+next_turn = _step(Template("next_turn", step=True, doc=(
+    "The round ends if a hand was emptied; else it is the next player's turn."), body="""
     if g.emptied is None or not g.went_out():
-        advance(g, e)
-
-
-def advance(g: Table, e: Env) -> None:
-    """Whose turn is next: the next player in the direction of play, or as the turn
-    asked (`bent`: skips, another turn, a chosen next player, players out; see
-    Table.advance_bent)."""
-    if g.bent:
-        g.advance_bent()
-    else:
-        g.current = (g.current + g.direction) % g.n
+        #call advance()
+"""))
 
 
 # -- the jump-in offer -----------------------------------------------------------------

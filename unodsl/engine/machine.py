@@ -21,6 +21,7 @@ from ..lang.program import Lambda, Program
 from .actions import ANSWER_TYPES, Decision, answer_value
 from .frames import DRAIN, Ask, Bind, Drain, Env, For, Repeat, Run, While, new_bind, new_run
 from .state import State
+from .template import Template, function
 
 Listener = Callable[[Any, str, dict[str, Any]], None]
 
@@ -40,12 +41,13 @@ NESTING_GUARD = 100  # effect programs running inside one another (apply within 
 WORK_BUDGET = 1_000_000  # loop iterations × steps, and programs run, in one turn (nested loops included)
 
 
-def hot(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a method the code generator may put in place of a call from a flow step, or
-    from a choice of the flow (engine/inliner.py): each turn runs it. Its body must return
-    only at its end."""
-    method.__inline__ = True  # type: ignore[attr-defined]
-    return method
+def illegal(d: Decision, choice: Any) -> IllegalAction:
+    legal = ", ".join(str(o) for o in d.options[:12])
+    try:
+        shown = f"{choice}"
+    except Exception:  # an object that cannot even say what it is
+        shown = f"a {type(choice).__name__}"
+    return IllegalAction(f"{shown[:80]} is not a legal choice for player {d.player} ({d.kind}); legal: {legal}")
 
 
 class Machine(State):
@@ -117,39 +119,40 @@ class Machine(State):
         return True
 
     # -- asking ---------------------------------------------------------------
-    @hot
-    def ask(self, d: Decision, var: str, env: Env) -> Any:
-        """The answer to `d` now — its only option, or the attached agent's — told to
-        watchers; or ASK: `d` is pending (or the agent failed, or chose illegally: it is
-        then detached, for autoplay to report), and its answer will be bound to `var` in
-        `env`."""
-        options = d.options
-        if len(options) == 1:
-            answer = options[0]
-            if "choice" in self._watch:
-                self._chosen(d, answer)
+    ask = function(Template("ask", doc=(
+        "The answer to `d` now — its only option, or the attached agent's — told to watchers; or ASK: "
+        "`d` is pending (or the agent failed, or chose illegally: it is then detached, for autoplay to "
+        "report), and its answer will be bound to `var` in `env`."), params=("d", "var", "env"), body="""
+        $options = $d.options
+        if len($options) == 1:
+            $answer = $options[0]
+            if 'choice' in g._watch:
+                g._chosen($d, $answer)
         else:
-            agents = self._agents
-            agent = None if agents is None else agents[d.player]
-            if agent is None:  # no agent attached, or one that searches: asked where the game stops
-                answer = ASK
+            $agents = g._agents
+            $agent = None if $agents is None else $agents[$d.player]
+            if $agent is None:
+                $answer = ASK
             else:
-                self.decision = d
+                g.decision = $d
                 try:
-                    answer = agent.choose(self, d)
-                except Exception as err:  # the agent's own error, reported by autoplay
-                    answer = self._refused(err)
+                    $answer = $agent.choose(g, $d)
+                except Exception as $err:
+                    $answer = g._refused($err)
                 else:
-                    if type(answer) in ANSWER_TYPES[d.kind] and answer in options:  # is_answer, inline
-                        self._answers.append(answer)
-                        if "choice" in self._watch:
-                            self._chosen(d, answer)
+                    if type($answer) in ANSWER_TYPES[$d.kind] and $answer in $options:
+                        g._answers.append($answer)
+                        if 'choice' in g._watch:
+                            g._chosen($d, $answer)
                     else:
-                        answer = self._refused(illegal(d, answer))
-            if answer is ASK:
-                self.decision = d
-                self._paused.append(new_bind((var, env, d)))
-        return answer
+                        $answer = g._refused(illegal($d, $answer))
+            if $answer is ASK:
+                g.decision = $d
+                g._paused.append(new_bind(($var, $env, $d)))
+    """, value="$answer", globals={"ASK": ASK, "ANSWER_TYPES": ANSWER_TYPES, "illegal": illegal,
+                                    "new_bind": new_bind}), __name__)
+    # (An agent that searches is not attached: it is asked where the game stops. An agent's
+    # own error is reported by autoplay.)
 
     def _refused(self, error: Exception) -> Any:
         """An agent failed, or chose illegally: it is detached and its decision left
@@ -301,15 +304,6 @@ def explain(err: BaseException) -> str:
     if isinstance(err, MemoryError):
         return "out of memory"
     return f"{type(err).__name__}: {text}"
-
-
-def illegal(d: Decision, choice: Any) -> IllegalAction:
-    legal = ", ".join(str(o) for o in d.options[:12])
-    try:
-        shown = f"{choice}"
-    except Exception:  # an object that cannot even say what it is
-        shown = f"a {type(choice).__name__}"
-    return IllegalAction(f"{shown[:80]} is not a legal choice for player {d.player} ({d.kind}); legal: {legal}")
 
 
 # A Decision from a 5-tuple, without the keyword-handling __new__ (a hot path).

@@ -16,7 +16,8 @@ from ..lang.compile import MAX_INT
 from .cards import Card
 from .events import hand_zone
 from .frames import new_run
-from .machine import Machine, hot
+from .machine import Machine
+from .template import Template, function
 
 _points = attrgetter("points")
 
@@ -28,52 +29,63 @@ class Table(Machine):
     """Cards, seats, legality and scores."""
 
     # -- cards ----------------------------------------------------------------------
-    @hot
-    def play(self, p: int, card: Card, effect: bool = True) -> bool:
-        """`p` plays `card`: put down, the rules that queued, then its on_play; True
-        if a player must be asked before it is all done. Not counted as nesting:
-        each play takes a card from a hand, so plays end."""
-        hand = self.hands[p]
-        hand.remove(card)
-        if not hand and self.emptied is None:  # took_from_hand, inline: this is the hot path
-            self.emptied = p
-        if self.revealed:
-            self._still_shown(p)
-        pile = self.discard_pile
-        self.previous_top = pile[-1] if pile else None
-        pile.append(card)
-        if card.color is not None:
-            self.current_color = card.color
-        if self._loud_play:  # counted, or told (see Game._rewatch)
-            if self.played is not None:
-                self.played[card.kind_id] += 1
-            if self._tell_play:
-                if "card_played" in self._watch:
-                    self.emit("card_played", {"player": p, "card": card})
-                if "hand_changed" in self._watch:
-                    self.emit("hand_changed", {"player": p, "size": len(hand)})
-        paused = False
-        program = card.on_play if effect else ()
-        if self._queue and self.drain():  # the rules that queued, then the effect
-            if program:
-                self._paused.append(new_run((program, 0, {"player": p, "card": card}, 0)))
-            paused = True
-        elif program:
-            run = card.run  # its generated code (engine/codegen.py), as perform would find it
-            paused = (run(self, {"player": p, "card": card}) if run is not None
-                      else self.perform(program, {"player": p, "card": card}))
-        return paused
+    play = function(Template("play", doc=(
+        "`p` plays `card`: put down, the rules that queued, then its on_play (unless not `effect`); "
+        "True if a player must be asked before it is all done. Not counted as nesting: each play takes "
+        "a card from a hand, so plays end."), params=("p", "card", "effect"), defaults=("True",), body="""
+        $hand = g.hands[$p]
+        $hand.remove($card)
+        if not $hand and g.emptied is None:
+            g.emptied = $p
+        if g.revealed:
+            g._still_shown($p)
+        $pile = g.discard_pile
+        g.previous_top = $pile[-1] if $pile else None
+        $pile.append($card)
+        if $card.color is not None:
+            g.current_color = $card.color
+        #if loud_play:
+            if g.played is not None:
+                g.played[$card.kind_id] += 1
+            #if tell_play:
+                if 'card_played' in g._watch:
+                    #emit card_played {'player': $p, 'card': $card}
+                if 'hand_changed' in g._watch:
+                    #emit hand_changed {'player': $p, 'size': len($hand)}
+        $paused = False
+        #if $effect:
+            $program = $card.on_play
+        #else:
+            $program = ()
+        #if rules and g._queue and g.drain():
+            if $program:
+                g._paused.append(new_run(($program, 0, {'player': $p, 'card': $card}, 0)))
+            $paused = True
+        #elif $program:
+            $run = $card.run
+            if $run is not None:
+                $paused = $run(g, {'player': $p, 'card': $card})
+            else:
+                $paused = g.perform($program, {'player': $p, 'card': $card})
+    """, value="$paused", globals={"new_run": new_run}), __name__)
 
-    @hot
-    def draw(self, p: int, count: int) -> list[Card]:
-        """`p` draws up to `count` cards; an empty pile is refilled (COM-1)."""
-        pile = self.draw_pile
-        if count == 1 and pile and not self._loud_draw:  # the common draw, told to no one
-            got = [pile.pop()]
-            self.hands[p] += got
+    draw = function(Template("draw", doc="`p` draws up to `count` cards; an empty pile is refilled (COM-1).",
+                             params=("p", "count"), body="""
+        $pile = g.draw_pile
+        if $count == 1 and $pile and not g._loud_draw:
+            $got = [$pile.pop()]
+            g.hands[$p] += $got
         else:
-            got = self._draw(p, count)
-        return got
+            $got = g._draw($p, $count)
+    """, value="$got"), __name__)
+
+    draw_one = function(Template("draw_one", doc="`p` draws a card (draw, for one card).", params=("p",), body="""
+        #if not loud_draw and g.draw_pile:
+            $got = [g.draw_pile.pop()]
+            g.hands[$p] += $got
+        #else:
+            $got = g._draw($p, 1)
+    """, value="$got"), __name__)
 
     def _draw(self, p: int, count: int) -> list[Card]:
         pile = self.draw_pile
@@ -324,6 +336,15 @@ class Table(Machine):
         if self.round_winner is None and p not in self.out:
             self.round_winner = p
 
+    advance = function(Template("advance", doc=(
+        "Whose turn is next: the next player in the direction of play, or as the turn asked (`bent`: "
+        "skips, another turn, a chosen next player, players out; see advance_bent)."), body="""
+        if g.bent:
+            g.advance_bent()
+        else:
+            g.current = (g.current + g.direction) % g.n
+    """), __name__)
+
     def advance_bent(self) -> None:
         """Whose turn is next when the turn bent the order (see flow.advance): the chosen
         next player, the same player again, or past the skipped ones; with players out,
@@ -367,27 +388,26 @@ class Table(Machine):
         self._newly_out = frozenset()
 
     # -- what may be played -------------------------------------------------------------
-    @hot
-    def playable(self, card: Card, by: int) -> bool:
-        """True if `by` could legally play `card` now."""
-        # This is also the language's `playable`. Its conditions get their own variables:
-        # a card's legal_if may ask whether other cards are playable.
-        try:  # free unless a condition fails
-            test = card.legal_if
-            if self._memo is not None:
-                pile = self.discard_pile  # matching_faces, its lookups inline
-                faces = self._memo[pile[-1].face_id if pile else -1].get(self.current_color)
-                if faces is None:
-                    faces = self.matching_faces()
-                legal = card.face_id in faces and (test is None or bool(test(self, {"player": by, "card": card})))
-            else:
-                legal = bool(self._match(self, {"player": by, "card": card})) and (
-                    test is None or bool(test(self, {"player": by, "card": card})))
+    playable = function(Template("playable", doc="True if `by` could legally play `card` now.", params=("card", "by"),
+                                 body="""
+        try:
+            $test = $card.legal_if
+            #if pure_match:
+                $pile = g.discard_pile
+                $faces = g._memo[$pile[-1].face_id if $pile else -1].get(g.current_color)
+                if $faces is None:
+                    $faces = g.matching_faces()
+                $legal = $card.face_id in $faces and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
+            #else:
+                $env = {'player': $by, 'card': $card}
+                $legal = bool(g._match(g, $env)) and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
         except (VariantRuntimeError, RecursionError):
             raise
-        except Exception as err:
-            raise self.blame(err, {"player": by, "card": card}) from err
-        return legal
+        except Exception as $err:
+            raise g.blame($err, {'player': $by, 'card': $card}) from $err
+    """, value="$legal", globals={"VariantRuntimeError": VariantRuntimeError}), __name__)
+    # (This is also the language's `playable`. Its conditions get their own variables: a
+    # card's legal_if may ask whether other cards are playable.)
 
     def matching_faces(self) -> frozenset[int]:
         """The faces that match the top card and colour now, computed once per

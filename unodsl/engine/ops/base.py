@@ -18,9 +18,11 @@ class Writer(Protocol):
 
     ns: Namespace
     origins: Any
-    facts: Any
     has_rules: bool  # the variant has rules: a step's queued rules run after it
-    inlined: int
+
+    def env(self, name: str) -> str: ...
+
+    def ask(self, var: str, ind: str, own: bool) -> list[str]: ...
 
     def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None: ...
 

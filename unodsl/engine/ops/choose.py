@@ -12,8 +12,7 @@ from typing import Any
 from ...lang.emit import literal
 from ..actions import Decision
 from ..frames import Ask
-from ..inliner import inline_call
-from ..machine import ASK, Machine
+from ..machine import ASK
 from .base import Writer
 
 Env = dict[str, Any]
@@ -38,14 +37,14 @@ def emit_choose(w: Writer, step: Any, chain: list[str], pause: list[str], ind: s
                 at: int) -> list[str]:
     var = literal(step[1])
     pre: list[str] = []
-    own = step[2] not in w.origins  # the flow's own choice: g.ask in place
+    own = step[2] not in w.origins  # the flow's own choice: its template, and g.ask, in place
     text, split = w.chooser(step[2], pre, ind) if own else (w.expr(step[2], pre, ind, choose=True), None)
     inner = ind + "    "  # the lines that ask (under the test that it is a decision)
     if split is None:
         lines = [*pre, f"{ind}asked = {text}", f"{ind}if type(asked) is Decision:"]
-    elif split[0] is None:  # `decision(…)` alone: the variant's facts left no answer to take
+    elif split[0] is None:  # the decision alone: the variant's facts left no answer to take
         lines, inner = [*pre, f"{ind}asked = {split[2]}"], ind
-    else:  # `X if C else decision(…)`: X is taken without asking, the decision asked
+    else:  # the answer taken without asking when the test holds, else the decision
         test, taken, made = split
         lines = [*pre, f"{ind}if {test}:", f"{ind}    asked = {taken}", f"{ind}else:", f"{ind}    asked = {made}"]
     more = "" if inner == ind else "    "  # (pause is written for the lines under the test)
@@ -53,13 +52,6 @@ def emit_choose(w: Writer, step: Any, chain: list[str], pause: list[str], ind: s
         lines += [f"{inner}if g._queue and g.drain():",
                   f"{inner}    g._paused.append(Ask({var}, asked, e))",
                   *(more + line for line in pause)]
-    asking = f"asked = g.ask(asked, {var}, e)"
-    body = inline_call(Machine, asking, w.facts) if own else None
-    if body is None:
-        lines.append(f"{inner}{asking}")
-    else:
-        w.inlined += 1
-        lines += body.render(w.ns, f"i{w.inlined}_", inner)[0]
-    lines += [f"{inner}if asked is ASK:", *(more + line for line in pause), f"{ind}e[{var}] = asked"]
+    lines += w.ask(var, inner, own)
+    lines += [f"{inner}if asked is ASK:", *(more + line for line in pause), f"{ind}{w.env(step[1])} = asked"]
     return lines
-

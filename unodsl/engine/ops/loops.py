@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...lang.emit import literal
 from ...lang.program import FOR, LOOP, REPEAT, WHILE
 from ..frames import For, Repeat, While
 from ..machine import WHILE_GUARD
@@ -109,7 +108,7 @@ def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
     tail: list[str] = []
     if op == FOR:
         body = step[3]
-        lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    e[{literal(step[1])}] = items[{k}]"]
+        lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    {w.env(step[1])} = items[{k}]"]
         frame = f"g._paused.append(new_for(({ref}, items, {k} + 1, e)))"
     elif op == WHILE:
         body, pre = step[2], list[str]()

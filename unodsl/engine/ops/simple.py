@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...lang.emit import literal
 from ..machine import PAUSED
 from .base import Writer
 
@@ -20,7 +19,7 @@ def emit_do(w: Writer, step: Any, chain: list[str], pause: list[str], ind: str, 
             at: int) -> list[str]:
     pre: list[str] = []
     text, paused = w.value(step[1], pre, ind)
-    if paused is not None:  # a flow step's `PAUSED if X else None`
+    if paused is not None:  # a template's test that it paused
         return [*pre, f"{ind}if {paused}:", *pause]
     if text is not None:
         return [*pre, f"{ind}if {text} is PAUSED:", *pause]
@@ -37,4 +36,4 @@ def emit_let(w: Writer, step: Any, chain: list[str], pause: list[str], ind: str,
              at: int) -> list[str]:
     pre: list[str] = []
     text = w.expr(step[2], pre, ind)
-    return [*pre, f"{ind}e[{literal(step[1])}] = {text}"]
+    return [*pre, f"{ind}{w.env(step[1])} = {text}"]
