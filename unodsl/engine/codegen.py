@@ -65,10 +65,13 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     runs: dict[int, tuple[Program, str]] = {}
     for program in _every_program([*programs, *variant.flow]):
         if id(program) not in runs and program:
-            runs[id(program)] = (program, gen.runner(program))
-            for step in program:
-                if step[0] in (FOR, WHILE, REPEAT, LOOP):
-                    gen.loop_name(step)
+            runs[id(program)] = (program, gen.ns.fresh("run"))
+    gen.runs = {key: name for key, (_, name) in runs.items()}
+    for program, name in runs.values():
+        gen.runner(program, name)
+        for step in program:
+            if step[0] in (FOR, WHILE, REPEAT, LOOP):
+                gen.loop_name(step)
     loops = gen.loops
     gen.adopt()  # the engine's objects the templates put in place name
     for event, rules in by_event.items():
@@ -81,9 +84,10 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
         if len(_CODE) >= 64:
             _CODE.clear()
         code = _CODE[(filename, source)] = compile(source, filename, "exec")
-    gen.ns.objects.update(_step_lines(source))
     exec(code, gen.ns.objects)  # the text our emitter wrote from the checked trees (lang/emit.py)
     made = gen.ns.objects
+    marks = _step_lines(source)
+    places = {made[name].__code__: (marks[name], wheres) for name, wheres in gen.wheres.items()}
     swap = {fn: made[name] for fn, name in conds.items()}
     where = dict(variant.where)
     for fn, new in swap.items():
@@ -94,7 +98,8 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     generated = tuple(v for k, v in made.items() if k.startswith(("lam", "cond", "run", "loop_", "fire")))
     swapped: Variant = dataclasses.replace(_swap(variant, swap), where=where)
     attach(swapped, compiled(runners, {key: made[name] for key, (_, name) in loops.items()},
-                             {event: made[name] for event, name in fires.items()}, source, (*generated, *keep)))
+                             {event: made[name] for event, name in fires.items()}, source, (*generated, *keep),
+                             places))
     return swapped
 
 
@@ -125,9 +130,11 @@ class _Module:
         self.defs: list[str] = []  # module-level functions, in order
         self.ns.objects.update(PAUSED=PAUSED, ASK=ASK, Decision=Decision, Ask=Ask, new_for=new_for,
                                new_while=new_while, new_repeat=new_repeat, VariantRuntimeError=VariantRuntimeError,
-                               RunawayRound=RunawayRound, at=_at)
-        self.ns.objects[UNSET] = object()  # (a variable not in the env: see env)
+                               RunawayRound=RunawayRound, keep=_keep)
+        self.ns.objects[UNSET] = _UNSET  # (a variable not in the env: see env)
         self.loops: dict[int, tuple[Any, str]] = {}  # each loop step's runner
+        self.wheres: dict[str, tuple[Any, ...]] = {}  # each runner's steps' places, by the number of its mark
+        self.runs: dict[int, str] = {}  # each program's runner, by the program's id
         self.render = Render(facts_of(variant), self.env, HOT)
         self.local: frozenset[str] = frozenset()  # the variables kept as locals by the runner being written
 
@@ -137,9 +144,25 @@ class _Module:
         return f"E_{name}" if name in self.local else f"e[{literal(name)}]"
 
     def stores(self, ind: str) -> list[str]:
-        """The lines that write the runner's local variables back to `e` (before `e` is left
-        in a frame, or the runner returns)."""
-        return [f"{ind}if E_{k} is not {UNSET}: e[{literal(k)}] = E_{k}" for k in sorted(self.local)]
+        """The line that writes the runner's local variables back to `e` (before `e` is left
+        in a frame or handed on, or the runner returns)."""
+        if not self.local:
+            return []
+        keys = sorted(self.local)
+        return [f"{ind}keep(e, {_names(keys)}, ({''.join(f'E_{k}, ' for k in keys)}))"]
+
+    def loads(self, ind: str) -> list[str]:
+        """The lines that read the runner's local variables from `e` (when it starts, or `e`
+        was handed on)."""
+        return [f"{ind}E_{k} = e.get({literal(k)}, {UNSET})" for k in sorted(self.local)]
+
+    def deep(self, lines: list[str]) -> bool:
+        """`lines` go deeper than generated code may (template.DEPTH levels)."""
+        return any(len(line) - len(line.lstrip()) > self.render.deepest for line in lines)
+
+    def called(self, program: Program, ind: str) -> str:
+        """The test that runs `program` by its runner (True: it paused), `e` handed on."""
+        return f"{self.runs[id(program)]}(g, e)"
 
     def adopt(self) -> None:
         """The engine's objects named by the templates put in place join the namespace."""
@@ -168,16 +191,13 @@ class _Module:
         self.defs.append("\n".join([f"def {name}(g, e):", self.where(fn), *pre, f"    return {text}"]))
         return name
 
-    def runner(self, program: Program) -> str:
-        """`def run_N(g, e, leave=0, start=0)`: the interpreter's perform(g, program, e, start, leave), as code."""
-        name = self.ns.fresh("run")
+    def runner(self, program: Program, name: str) -> None:
+        """`def NAME(g, e, leave=0, start=0)`: the interpreter's perform(g, program, e, start, leave), as code."""
         wheres: list[Any] = []
-        body = self.block(program, [], "        ", wheres, resume=True)
-        table = self.ns.add(tuple(wheres), "where")
-        first = program[0][-1]
-        self.defs.append(_guarded(f"{name}(g, e, leave=0, start=0)", first, body, table, name,
-                                  ["    if leave:", "        g._depth -= 1"]))
-        return name
+        body = self.block(program, [], "    ", wheres, resume=True)
+        self.wheres[name] = tuple(wheres)
+        self.defs.append(_runner(f"{name}(g, e, leave=0, start=0)", program[0][-1], body,
+                                 ["    if leave:", "        g._depth -= 1"]))
 
     def block(self, program: Program, outer: list[str], ind: str, wheres: list[Any],
               resume: bool = False) -> list[str]:
@@ -219,11 +239,20 @@ class _Module:
         left in a frame, and at the end."""
         wheres: list[Any] = [step[-1]]
         outer = self.local
-        self.local = frozenset(_variables(step[2])) if step[0] == LOOP and _templated(step[2]) else frozenset()
-        loads = [f"    E_{k} = e.get({literal(k)}, {UNSET})" for k in sorted(self.local)]
-        body = emit_resume(self, step, "        ", wheres)
-        table = self.ns.add(tuple(wheres), "where")
-        self.defs.append(_guarded(f"{name}(g, e, items, k)", step[-1], body, table, name, self.stores("    "), loads))
+        hot = step[0] == LOOP and _templated(step[2])
+        self.local = frozenset(_variables(step[2])) if hot else frozenset()
+        fields: set[str] = set()  # the steady fields its templates read: each once, before the loop
+        def field(name: str) -> str:
+            fields.add(name)
+            return f"G_{name}"
+        if hot:
+            self.render.field = field
+        body = emit_resume(self, step, "    ", wheres)
+        self.render.field = lambda name: f"g.{name}"
+        loads = [f"    G_{f} = g.{f}" for f in sorted(fields)]
+        loads += self.loads("    ")
+        self.wheres[name] = tuple(wheres)
+        self.defs.append(_runner(f"{name}(g, e, items, k)", step[-1], [*loads, *body], self.stores("    ")))
         self.local = outer
 
     def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None:
@@ -279,9 +308,25 @@ class _Module:
 
     def ask(self, var: str, ind: str, own: bool) -> list[str]:
         """`asked = g.ask(asked, var, e)`: for the flow's own choice, the template in place."""
+        called = [f"{ind}asked = g.ask(asked, {var}, e)"]
         if not own:
-            return [f"{ind}asked = g.ask(asked, {var}, e)"]
-        return self.render.inline(HOT["ask"], ind, {"d": "asked", "var": var, "env": "e"}, "asked")[0]
+            return called
+        lines = self.render.inline(HOT["ask"], ind, {"d": "asked", "var": var, "env": "e"}, "asked")[0]
+        return called if max(len(line) - len(line.lstrip()) for line in lines) > self.render.deepest else lines
+
+
+def _keep(e: dict[str, Any], keys: tuple[str, ...], values: tuple[Any, ...]) -> None:
+    """The runner's local variables written back to its env: those that hold a value."""
+    for key, value in zip(keys, values, strict=True):
+        if value is not _UNSET:
+            e[key] = value
+
+
+_UNSET = object()  # (the generated module's E_UNSET: a variable not in the env yet)
+
+
+def _names(keys: list[str]) -> str:
+    return "(" + "".join(f"{literal(k)}, " for k in keys) + ")"
 
 
 def _templated(program: Program) -> bool:
@@ -322,21 +367,14 @@ def _variables(program: Program) -> set[str]:
     return found
 
 
-def _guarded(signature: str, where: Any, body: list[str], table: str, name: str, after: list[str],
-             before: list[str] = ()) -> str:  # type: ignore[assignment]
-    """A runner's `def`: headed by the place it was compiled from, its body in a `try:` whose
-    faults are placed in the variant file (the step that failed, from the line it ran),
-    then `after`, and False: it did not pause."""
+def _runner(signature: str, where: Any, body: list[str], after: list[str]) -> str:
+    """A runner's `def`: headed by the place it was compiled from, then its steps, `after`
+    them, and False: it did not pause. A fault in it is placed by the step it was running
+    (compiled.place reads the marks: see _step_lines)."""
     return "\n".join([f"def {signature}:",
                       f"    # {_place(where[0])}: {_comment(where[1])}" if _placed(where) else "    # (the flow)",
                       f"    {AT}0",
-                      *before,
-                      "    try:",
                       *body,
-                      "    except (VariantRuntimeError, RecursionError, RunawayRound):",
-                      "        raise",
-                      "    except Exception as err:",
-                      f"        raise g.fault(err, {table}[at(err, {name}_lines)]) from err",
                       *after,
                       "    return False"])
 
@@ -387,29 +425,17 @@ _READS_ENV = re.compile(r"\be\b")  # the variables' name in emitted text (lang/e
 
 
 def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
-    """For each function of the module, `NAME_lines`: (line, step) at each step's mark."""
+    """For each function of the module, by name: (line, step) at each step's mark."""
     tables: dict[str, list[tuple[int, int]]] = {}
     current: list[tuple[int, int]] | None = None
     for number, line in enumerate(source.splitlines(), 1):
         if line.startswith("def "):
-            current = tables.setdefault(line[4:line.index("(")] + "_lines", [])
+            current = tables.setdefault(line[4:line.index("(")], [])
         elif current is not None:
             stripped = line.lstrip()
             if stripped.startswith(AT):
                 current.append((number, int(stripped[len(AT):].split(" ", 1)[0])))
     return {name: tuple(marks) for name, marks in tables.items()}
-
-
-def _at(err: BaseException, lines: tuple[tuple[int, int], ...]) -> int:
-    """The step of a runner where `err` came from: the last mark before the line it passed."""
-    tb = err.__traceback__
-    line = tb.tb_lineno if tb is not None else 0
-    at = 0
-    for mark, step in lines:
-        if mark > line:
-            break
-        at = step
-    return at
 
 
 def _rules_by_event(variant: Variant) -> dict[str, tuple[Rule, ...]]:

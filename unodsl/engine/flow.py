@@ -101,7 +101,7 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
     "a card, or allowed_if says no), or pass when nothing else is possible. The only option is taken "
     "without asking, unless someone is told each choice."), body="""
     $p = @player
-    $hand = g.hands[$p]
+    $hand = %hands[$p]
     $plays = g._plays
     $options = []
     try:
@@ -113,20 +113,14 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
             $options.append(DRAW)
         else:
             #if pure_match:
-                $pile = g.discard_pile
+                $pile = %discard_pile
                 $face = $pile[-1].face_id if $pile else -1
-                $faces = g._memo[$face].get(g.current_color)
+                $faces = %_memo[$face].get(g.current_color)
                 if $faces is None:
                     g._legal_env['player'] = $p
                     $faces = g.matching_faces()
                 for $c in $hand:
-                    if $c.face_id in $faces:
-                        $test = $c.legal_if
-                        if $test is not None:
-                            $env = g._legal_env
-                            $env['player'], $env['card'] = $p, $c
-                            if not $test(g, $env):
-                                continue
+                    if $c.face_id in $faces and ($c.legal_if is None or g.allows($c, $p)):
                         $options.append($plays[$c.id])
             #else:
                 $env = g._legal_env
@@ -176,7 +170,7 @@ draw_for_turn = _step(Template("draw_for_turn", step=True, doc=(
             $drawn = []
             $cap = g.amount(g._draw_rule.max, $p)
             while $cap is None or len($drawn) < $cap:
-                #call $got = draw($p, 1)
+                #call $got = draw_one($p)
                 if not $got:
                     break
                 $drawn += $got
@@ -195,7 +189,7 @@ offer_drawn = _step(Template("offer_drawn", step=True, doc=(
     "unless a rule moved it: it is drawn last, so looked for there first.)"), body="""
     $drawn, $p = @_drawn, @player
     $card = $drawn[-1] if $drawn else None
-    $hand = g.hands[$p]
+    $hand = %hands[$p]
     $legal = False
     if $card is not None and (($hand and $hand[-1] is $card) or $card in $hand):
         #call $legal = playable($card, $p)
@@ -212,12 +206,12 @@ play_drawn = _step(Template("play_drawn", step=True, doc="The card drawn is play
 must_play_drawn = _step(Template("must_play_drawn", step=True, doc=(
     "The card drawn is played if it can be (still held: see offer_drawn)."), body="""
     $drawn, $p = @_drawn, @player
-    $paused = False
-    $hand = g.hands[$p]
+    $paused = $legal = False
+    $hand = %hands[$p]
     if $drawn and (($hand and $hand[-1] is $drawn[-1]) or $drawn[-1] in $hand):
         #call $legal = playable($drawn[-1], $p)
-        if $legal:
-            #call $paused = play($p, $drawn[-1], True)
+    if $legal:
+        #call $paused = play($p, $drawn[-1], True)
 """, pauses="$paused", globals={"PAUSED": PAUSED}))
 
 act = _step(Template("act", step=True, doc=(

@@ -124,31 +124,27 @@ class Machine(State):
         "`d` is pending (or the agent failed, or chose illegally: it is then detached, for autoplay to "
         "report), and its answer will be bound to `var` in `env`."), params=("d", "var", "env"), body="""
         $options = $d.options
+        $agents = g._agents
         if len($options) == 1:
             $answer = $options[0]
-            if 'choice' in g._watch:
-                g._chosen($d, $answer)
+        elif $agents is None or $agents[$d.player] is None:
+            $answer = ASK
         else:
-            $agents = g._agents
-            $agent = None if $agents is None else $agents[$d.player]
-            if $agent is None:
-                $answer = ASK
-            else:
-                g.decision = $d
-                try:
-                    $answer = $agent.choose(g, $d)
-                except Exception as $err:
-                    $answer = g._refused($err)
-                else:
-                    if type($answer) in ANSWER_TYPES[$d.kind] and $answer in $options:
-                        g._answers.append($answer)
-                        if 'choice' in g._watch:
-                            g._chosen($d, $answer)
-                    else:
-                        $answer = g._refused(illegal($d, $answer))
-            if $answer is ASK:
-                g.decision = $d
-                g._paused.append(new_bind(($var, $env, $d)))
+            g.decision = $d
+            try:
+                $answer = $agents[$d.player].choose(g, $d)
+                $legal = type($answer) in ANSWER_TYPES[$d.kind] and $answer in $options
+            except Exception as $err:
+                $answer, $legal = g._refused($err), None
+            if $legal:
+                g._answers.append($answer)
+            elif $legal is not None:
+                $answer = g._refused(illegal($d, $answer))
+        if $answer is ASK:
+            g.decision = $d
+            g._paused.append(new_bind(($var, $env, $d)))
+        elif 'choice' in g._watch:
+            g._chosen($d, $answer)
     """, value="$answer", globals={"ASK": ASK, "ANSWER_TYPES": ANSWER_TYPES, "illegal": illegal,
                                     "new_bind": new_bind}), __name__)
     # (An agent that searches is not attached: it is asked where the game stops. An agent's
@@ -249,6 +245,8 @@ class Machine(State):
         a condition's closure, or None), as a positioned runtime error."""
         if isinstance(err, VariantRuntimeError):
             return err
+        if where is None:  # (a fault in generated code: the step it was running)
+            where = self._backend.place(err)
         if callable(where):
             where = self.variant.where.get(where)
         pos, text = where if isinstance(where, tuple) and len(where) == 2 else (None, None)

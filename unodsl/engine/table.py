@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
 from ..lang.compile import MAX_INT
+from ..lang.program import Program
 from .cards import Card
 from .events import hand_zone
 from .frames import new_run
@@ -33,13 +34,13 @@ class Table(Machine):
         "`p` plays `card`: put down, the rules that queued, then its on_play (unless not `effect`); "
         "True if a player must be asked before it is all done. Not counted as nesting: each play takes "
         "a card from a hand, so plays end."), params=("p", "card", "effect"), defaults=("True",), body="""
-        $hand = g.hands[$p]
+        $hand = %hands[$p]
         $hand.remove($card)
         if not $hand and g.emptied is None:
             g.emptied = $p
         if g.revealed:
             g._still_shown($p)
-        $pile = g.discard_pile
+        $pile = %discard_pile
         g.previous_top = $pile[-1] if $pile else None
         $pile.append($card)
         if $card.color is not None:
@@ -47,42 +48,44 @@ class Table(Machine):
         #if loud_play:
             if g.played is not None:
                 g.played[$card.kind_id] += 1
-            #if tell_play:
-                if 'card_played' in g._watch:
-                    #emit card_played {'player': $p, 'card': $card}
-                if 'hand_changed' in g._watch:
-                    #emit hand_changed {'player': $p, 'size': len($hand)}
-        $paused = False
+            #if tell_play and 'card_played' in g._watch:
+                #emit card_played {'player': $p, 'card': $card}
+            #if tell_play and 'hand_changed' in g._watch:
+                #emit hand_changed {'player': $p, 'size': len($hand)}
         #if $effect:
             $program = $card.on_play
         #else:
             $program = ()
+        $paused = False
         #if rules and g._queue and g.drain():
-            if $program:
-                g._paused.append(new_run(($program, 0, {'player': $p, 'card': $card}, 0)))
-            $paused = True
+            $paused = g.after_rules($program, $p, $card)
         #elif $program:
             $run = $card.run
-            if $run is not None:
-                $paused = $run(g, {'player': $p, 'card': $card})
-            else:
-                $paused = g.perform($program, {'player': $p, 'card': $card})
-    """, value="$paused", globals={"new_run": new_run}), __name__)
+            $env = {'player': $p, 'card': $card}
+            $paused = $run(g, $env) if $run is not None else g.perform($program, $env)
+    """, value="$paused"), __name__)
+
+    def after_rules(self, program: Program, p: int, card: Card) -> bool:
+        """The rules a play queued wait for a player: the card's effect (if it has one) runs
+        after them. True: the play paused."""
+        if program:
+            self._paused.append(new_run((program, 0, {"player": p, "card": card}, 0)))
+        return True
 
     draw = function(Template("draw", doc="`p` draws up to `count` cards; an empty pile is refilled (COM-1).",
                              params=("p", "count"), body="""
-        $pile = g.draw_pile
+        $pile = %draw_pile
         if $count == 1 and $pile and not g._loud_draw:
             $got = [$pile.pop()]
-            g.hands[$p] += $got
+            %hands[$p] += $got
         else:
             $got = g._draw($p, $count)
     """, value="$got"), __name__)
 
     draw_one = function(Template("draw_one", doc="`p` draws a card (draw, for one card).", params=("p",), body="""
-        #if not loud_draw and g.draw_pile:
-            $got = [g.draw_pile.pop()]
-            g.hands[$p] += $got
+        #if not loud_draw and %draw_pile:
+            $got = [%draw_pile.pop()]
+            %hands[$p] += $got
         #else:
             $got = g._draw($p, 1)
     """, value="$got"), __name__)
@@ -393,10 +396,9 @@ class Table(Machine):
         try:
             $test = $card.legal_if
             #if pure_match:
-                $pile = g.discard_pile
-                $faces = g._memo[$pile[-1].face_id if $pile else -1].get(g.current_color)
-                if $faces is None:
-                    $faces = g.matching_faces()
+                $pile = %discard_pile
+                $faces = %_memo[$pile[-1].face_id if $pile else -1].get(g.current_color)
+                $faces = $faces if $faces is not None else g.matching_faces()
                 $legal = $card.face_id in $faces and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
             #else:
                 $env = {'player': $by, 'card': $card}
@@ -408,6 +410,12 @@ class Table(Machine):
     """, value="$legal", globals={"VariantRuntimeError": VariantRuntimeError}), __name__)
     # (This is also the language's `playable`. Its conditions get their own variables: a
     # card's legal_if may ask whether other cards are playable.)
+
+    def allows(self, card: Card, p: int) -> bool:
+        """`card`'s legal_if holds for `p` now (read in the turn's variables, for blame)."""
+        env = self._legal_env
+        env["player"], env["card"] = p, card
+        return bool(card.legal_if(self, env))  # type: ignore[misc]
 
     def matching_faces(self) -> frozenset[int]:
         """The faces that match the top card and colour now, computed once per

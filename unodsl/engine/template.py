@@ -6,6 +6,8 @@ A template is the body of a function of `g` (the game), in Python with four mark
 
     $name           a local of the template, or one of its parameters
     @name           an entry of the program's variables (`e['name']`)
+    %name           a steady field of the game (state.STEADY: `g.name`, bound when the
+                    game is made and changed only in place), which a loop may read once
     #if fact:       a test the variant may decide (see FACTS). Its block is indented as
     #elif fact:     under an `if`; where the variant decides it, only the branch taken
     #else:          is kept (dedented), else the fact's test stays in the code
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Variant
+from .state import STEADY
 
 # -- facts -------------------------------------------------------------------------------
 
@@ -110,6 +113,9 @@ class Template:
             text = line.strip()
             if re.search(r"(?<![\w.@$])e(?![\w])", text.split("#", 1)[0] if not text.startswith("#") else ""):
                 raise ValueError(f"template {self.name}: hands its variables on ({text!r}); use @name")
+            for name in _FIELD.findall(text):
+                if name not in STEADY:
+                    raise ValueError(f"template {self.name}: %{name} is not a steady field (state.STEADY)")
             if re.match(r"return\b", text):
                 raise ValueError(f"template {self.name}: returns from its middle ({text!r})")
             if text.startswith("#") and not (_HEAD.match(text) or _CALL.match(text) or _EMIT.match(text)):
@@ -125,8 +131,10 @@ def _lines(text: str) -> list[str]:
     return [line[cut:] for line in lines]
 
 
+DEPTH = 6  # the most levels of blocks a function of generated code has (its body is level 1)
 _LOCAL = re.compile(r"\$(\w+)")
 _ENV = re.compile(r"@(\w+)")
+_FIELD = re.compile(r"%(\w+)")
 _CALL = re.compile(r"#call (?:(\$\w+) = )?(\w+)\((.*)\)$")
 _EMIT = re.compile(r"#emit (\w+) (.+)$")
 
@@ -142,10 +150,12 @@ class Render:
         self.facts = facts
         self.fires = fires or {}  # the generated module's function queueing each event's rules
         self.env = env or (lambda name: f"e[{name!r}]")
+        self.field: Callable[[str], str] = lambda name: f"g.{name}"  # how a steady field is read
         self.templates = templates  # those a #call puts in place (None: a call is a call)
         self.objects: dict[str, Any] = {}
         self.placed = 0
         self._names: Mapping[str, str] = {}  # the parameters given as names or literals, while writing
+        self.deepest = 4 * DEPTH  # the indent of the deepest line a template in place may write
 
     def inline(self, t: Template, ind: str, args: Mapping[str, str] | None = None,
                into: str | None = None) -> tuple[list[str], str, dict[str, str]]:
@@ -176,6 +186,7 @@ class Render:
         """An expression of a template (its value, a test) for the locals' `prefix`."""
         named = names or {}
         text = _LOCAL.sub(lambda m: named.get(m[1]) or prefix + m[1], text)
+        text = _FIELD.sub(lambda m: self.field(m[1]), text)
         return _ENV.sub(lambda m: self.env(m[1]), text)
 
     def _lines(self, t: Template, ind: str, prefix: str, names: Mapping[str, str]) -> list[str]:
@@ -205,6 +216,8 @@ class Render:
             missing = len(params) - len(given)
             full = given + list(known.defaults[len(known.defaults) - missing:]) if missing else given
             lines, _, _ = self.inline(known, at, dict(zip(params, full, strict=True)), bound)
+            if max(len(line) - len(line.lstrip()) for line in lines) > self.deepest:  # too deep: called
+                lines = [f"{at}{'' if bound is None else bound + ' = '}g.{callee}({', '.join(given)})"]
             out += lines
         return out
 

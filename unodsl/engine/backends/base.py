@@ -28,6 +28,7 @@ class Backend:
     cache: dict[str, Any] = field(default_factory=dict)  # the tables its games share (deck, faces, starts …)
     source: str = ""  # the generated module's text (compiled)
     generated: tuple[Any, ...] = ()  # what the generated module made (compiled: pickles refer to it)
+    place: Callable[[BaseException], Any] = lambda err: None  # where a fault unplaced came from (compiled)
 
 
 _BACKENDS: dict[int, Backend] = {}  # by the variant's id, while it lives

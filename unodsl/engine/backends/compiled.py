@@ -7,6 +7,7 @@ runner (an empty program) is interpreted.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import CodeType
 from typing import Any
 
 from ...lang.program import Program, Step
@@ -17,11 +18,15 @@ from .base import Backend
 Env = dict[str, Any]
 
 
+Places = Mapping[CodeType, tuple[tuple[tuple[int, int], ...], tuple[Any, ...]]]
+
+
 def compiled(runners: Mapping[int, Callable[..., bool]], loops: Mapping[int, Callable[..., bool]],
              fires: Mapping[str, Callable[[Any, dict[str, Any]], None]], source: str,
-             generated: tuple[Any, ...]) -> Backend:
+             generated: tuple[Any, ...], places: Places) -> Backend:
     """The backend over a generated module: its `runners` by program id, `loops` by step
-    id, `fires` by event."""
+    id, `fires` by event; `places`: for each runner's code, the line of each step's mark
+    (line, step) and the steps' places in the variant file."""
     runner_of, loop_of = runners.get, loops.get
 
     def perform(g: Any, program: Program, env: Env, start: int = 0, leave: int = 0) -> bool:
@@ -42,5 +47,23 @@ def compiled(runners: Mapping[int, Callable[..., bool]], loops: Mapping[int, Cal
         loop = loop_of(id(step))
         return loop_ops.resume_repeat(g, step, env, left) if loop is None else loop(g, env, None, left)
 
+    def place(err: BaseException) -> Any:
+        """Where in the variant file `err` came from: the step the innermost runner it passed
+        through was running (the last mark before the line it was at), or None."""
+        found = None
+        tb = err.__traceback__
+        while tb is not None:
+            known = places.get(tb.tb_frame.f_code)
+            if known is not None:
+                marks, wheres = known
+                at = 0
+                for line, step in marks:
+                    if line > tb.tb_lineno:
+                        break
+                    at = step
+                found = wheres[at]
+            tb = tb.tb_next
+        return found
+
     return Backend("compiled", perform, resume_for, resume_while, resume_repeat, fires, runners,
-                   source=source, generated=generated)
+                   source=source, generated=generated, place=place)
