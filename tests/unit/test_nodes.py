@@ -55,7 +55,8 @@ def test_a_declaration_has_one_of_the_shapes_it_knows() -> None:
 
 def _positions(name: str, players: int, seed: int) -> list[Game]:
     """Clones of a game at each of its decisions, answered at random."""
-    g, rng, out = Game(variant(name), players, seed), random.Random(seed), []
+    g, rng = Game(variant(name), players, seed), random.Random(seed)
+    out: list[Game] = []
     while g.decision is not None and len(out) < 150:
         out.append(g.clone())
         g.apply(rng.choice(g.decision.options))
