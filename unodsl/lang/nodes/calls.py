@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import ast
 from ..program import Fn, Step
-from ..signature import Primitive
+from ..signature import Param, Primitive
 from .base import literal
 from .forms import Reads
 from .lambdas import emit_fold, emit_stored, run_stored
@@ -33,7 +33,7 @@ def given_args(prim: Primitive, node: ast.Call) -> dict[str, ast.Node]:
     return given
 
 
-def _stored(prim: Primitive, param: Any, arg: ast.Node | None) -> bool:
+def _stored(prim: Primitive, param: Param, arg: ast.Node | None) -> bool:
     """A lambda written as an effect's argument: given as data (a Lambda)."""
     return arg is not None and param.type == "fn" and prim.kind == "effect" and isinstance(arg, ast.Lambda)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import ast
-from ..program import Fn, Lambda
+from ..program import Fn, Lambda, Step
 from .base import literal, operands
 from .forms import Fold
 from .protocols import Compiling, Writing
@@ -75,7 +75,7 @@ def emit_fold(w: Writing, fold: Fold, given: dict[str, ast.Node], pre: list[str]
 
 
 # -- x -> body, given to a query ---------------------------------------------------------
-def run_lambda(c: Compiling, node: ast.Lambda, pre: Any) -> Fn:
+def run_lambda(c: Compiling, node: ast.Lambda, pre: list[Step] | None) -> Fn:
     """Per evaluation, a callable of one value; a body that is the `and` of two tests is
     evaluated in it directly (one call fewer per item)."""
     param, body = node.param, node.body
