@@ -32,7 +32,7 @@ FIXED = {
     "env", "plays", "turns", "p", "hand", "face", "by_color", "faces", "options", "c", "test", "d", "agents",
     "agent", "action", "card", "paused", "draw_pile", "got", "drawn", "offer", "answer", "program", "run", "leave",
     "answered", "resume", "choosers", "a", "ran", "start", "items", "k",
-    "bool", "dict", "type", "tuple", "len", "id", "any", "all", "sum", "range", "Exception", "RecursionError",
+    "bool", "dict", "type", "tuple", "list", "len", "id", "any", "all", "sum", "range", "Exception", "RecursionError",
     "PAUSED", "ASK", "Decision", "DRAW", "KEEP", "PASS", "decision", "TURN_TYPES", "illegal", "VariantRuntimeError",
     "RunawayRound", "Ask", "new_for", "new_while", "new_repeat", "new_bind", "new_run", "ANSWER_TYPES", "int", "keep",
 }

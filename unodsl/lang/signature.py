@@ -3,7 +3,10 @@
 The engine registers each primitive (one short function) with its parameter
 types and its phrase (Says); the checker uses the signatures, the compiler binds
 the functions, the language reference is generated from the docstrings, and the
-rulebook's English from the phrases (tools/phrases.py).
+rulebook's English from the phrases (tools/phrases.py). A primitive that reads a
+field of the game, or folds over items with a test, is declared as that form
+instead (lang/nodes/forms.py: Reads, Fold): its function and the text generated
+code writes for it are both made from the declaration.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from .nodes.forms import Fold, Reads
 
 # Static types of the language. "zone" is a card list that cards can be moved
 # to and from (a hand, a pile); "fn" is a lambda; "any" fits every type.
@@ -87,9 +92,8 @@ class Primitive:
     doc: str
     elem: str | None = None  # for list-returning functions: the element type follows arg 0
     nullable: bool = False  # its value may be none (a choice from nothing, the top of an empty pile)
-    # How generated code may write a call whose `test` is a lambda written there: Python
-    # text over {items}, {var} and {body} that means the same as the function (lang/emit.py).
-    inline: str | None = None
+    fold: Fold | None = None  # a fold over items with a test: its comprehension (nodes/lambdas.py)
+    reads: Reads | None = None  # a field of the game it reads by its arguments (nodes/forms.py)
     # Its phrase in the rulebook's English (Says).
     says: Says | None = None
 
@@ -107,9 +111,8 @@ class BuiltinName:
     getter: Callable[..., Any]  # (game, env) -> value
     doc: str
     nullable: bool = False  # its value may be none (`top` before the first card)
-    inline: str | None = None  # Python text over `g` and `e` meaning the same, for generated code
-    items: str | None = None  # … the same where the value is only iterated over (a tuple may do)
     says: str | None = None  # its phrase in the rulebook ("the top card"; `{player:poss}`: "your", "the dealer's")
+    reads: Reads | None = None  # the field of the game it reads (getter is made from it: nodes/forms.py)
 
 
 def _parse_params(spec: str) -> tuple[Param, ...]:
@@ -133,22 +136,36 @@ class Registry:
     names: dict[str, BuiltinName] = field(default_factory=dict)
 
     def _add(self, kind: Kind, spec: str, returns: str, elem: str | None, none: bool = False,
-             inline: str | None = None, says: Says | Words | None = None
-             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+             says: Says | Words | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
-            doc = " ".join((fn.__doc__ or "").split())
-            self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, doc, elem, none,
-                                              inline, says_of(says))
+            self.primitives[name] = Primitive(name, kind, _parse_params(spec), returns, fn, _doc(fn.__doc__), elem,
+                                              none, says=says_of(says))
             return fn
         return register
 
     def query(self, spec: str = "", returns: str = "any", elem: str | None = None, none: bool = False,
-              inline: str | None = None, says: Says | Words | None = None
-              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register a side-effect-free function (`none`: its value may be none; `inline`:
-        see Primitive.inline; `says`: its phrase, see Says)."""
-        return self._add("query", spec, returns, elem, none, inline, says)
+              says: Says | Words | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a side-effect-free function (`none`: its value may be none; `says`: its
+        phrase, see Says)."""
+        return self._add("query", spec, returns, elem, none, says)
+
+    def fold(self, fold: Fold, spec: str, returns: str = "any", elem: str | None = None,
+             says: Says | Words | None = None) -> None:
+        """Register a query declared as a fold over items with a test (nodes/lambdas.py): its
+        function and docstring are the fold's run."""
+        name = fold.run.__name__.rstrip("_")
+        self.primitives[name] = Primitive(name, "query", _parse_params(spec), returns, fold.run,
+                                          _doc(fold.run.__doc__), elem, fold=fold, says=says_of(says))
+
+    def lookup(self, name: str, spec: str, reads: Reads, doc: str, returns: str = "any",
+               says: Says | Words | None = None) -> None:
+        """Register a query that reads a field of the game by its arguments (`reads`, whose
+        `at` and `has` are its parameters): its function is made from that."""
+        params = _parse_params(spec)
+        impl = reads.query(tuple(p.name for p in params))
+        self.primitives[name] = Primitive(name, "query", params, returns, impl, _doc(doc), reads=reads,
+                                          says=says_of(says))
 
     def effect(self, spec: str = "", returns: str = "none", elem: str | None = None, none: bool = False,
                says: Says | Words | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -164,17 +181,26 @@ class Registry:
         for a query)."""
         return self._add("choice", spec, returns, None, none, says=says)
 
-    def name(self, type_: str, none: bool = False, inline: str | None = None, items: str | None = None,
-             says: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def name(self, type_: str, none: bool = False, says: str | None = None
+             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Register a built-in name read by a getter (game, env) -> value (`none`: it may be none;
-        `inline`: the same as Python text over `g` and `e`, for generated code; `items`: the same
-        where the value is only iterated over; `says`: its phrase in the rulebook)."""
+        `says`: its phrase in the rulebook)."""
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             name = fn.__name__.rstrip("_")
-            self.names[name] = BuiltinName(name, type_, fn, " ".join((fn.__doc__ or "").split()), none, inline,
-                                           items, says)
+            self.names[name] = BuiltinName(name, type_, fn, _doc(fn.__doc__), none, says)
             return fn
         return register
+
+    def field(self, name: str, type_: str, reads: Reads, doc: str, none: bool = False,
+              says: str | None = None) -> None:
+        """Register a built-in name that is a field of the game (`reads`): its getter is made
+        from that, as the text generated code writes for it is (nodes/forms.py)."""
+        self.names[name] = BuiltinName(name, type_, reads.getter(), _doc(doc), none, says, reads)
+
+
+def _doc(text: str | None) -> str:
+    """A docstring as one line: an entry of the language reference."""
+    return " ".join((text or "").split())
 
 
 CARD_ATTRS: dict[str, tuple[str, str]] = {

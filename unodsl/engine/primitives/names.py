@@ -1,33 +1,30 @@
 """Names: values a variant reads without calling anything (`top`, `hand`, `next`, …).
 
-Each docstring is the function's entry in the generated language reference.
+A name that is a field of the game is declared as one (`field`, with lang's Reads): its
+function and the text generated code writes for it are made from that. Each docstring
+(a field's `doc`) is its entry in the generated language reference.
 """
 
 from __future__ import annotations
 
-from ..cards import Card
+from ...lang.nodes.forms import Reads
 from ..reach import Game
 from .registry import REGISTRY, Env
 
 name = REGISTRY.name
+field = REGISTRY.field
 
 
-@name("card", says="the top card", none=True, inline="(g.discard_pile[-1] if g.discard_pile else None)")
-def top(g: Game, e: Env) -> Card | None:
-    """The top card of the discard pile."""
-    return g.discard_pile[-1] if g.discard_pile else None
+field("top", "card", Reads("discard_pile", last=True), says="the top card", none=True,
+      doc="The top card of the discard pile.")
 
 
-@name("card", says="the previous top card", none=True, inline="g.previous_top")
-def previous_top(g: Game, e: Env) -> Card | None:
-    """The card that was on top before the last card was played."""
-    return g.previous_top
+field("previous_top", "card", Reads("previous_top"), says="the previous top card", none=True,
+      doc="The card that was on top before the last card was played.")
 
 
-@name("color", says="the current colour", inline="g.current_color")
-def current_color(g: Game, e: Env) -> str | None:
-    """The colour to match: the last coloured card's, or the one last named."""
-    return g.current_color
+field("current_color", "color", Reads("current_color"), says="the current colour",
+      doc="The colour to match: the last coloured card's, or the one last named.")
 
 
 @name("player", says="the next player")
@@ -48,16 +45,12 @@ def previous(g: Game, e: Env) -> int:
     return (p - g.direction) % g.n
 
 
-@name("player", says="the dealer", inline="g.dealer")
-def dealer(g: Game, e: Env) -> int:
-    """This round's dealer."""
-    return g.dealer
+field("dealer", "player", Reads("dealer"), says="the dealer",
+      doc="This round's dealer.")
 
 
-@name("players", says="the players", items="g.seats_from(e['player'])")
-def players(g: Game, e: Env) -> list[int]:
-    """Every player still in the round, in turn order, starting with `player`."""
-    return list(g.seats_from(e["player"]))
+field("players", "players", Reads("seats_from", at="player", call=True), says="the players",
+      doc="Every player still in the round, in turn order, starting with `player`.")
 
 
 @name("players", says="{player:poss} opponents")
@@ -71,41 +64,33 @@ def opponents(g: Game, e: Env) -> list[int]:
     return [(p + i * d) % n for i in range(1, n)]
 
 
-@name("players", says="the players at the table, in or out", items="range(g.n)")
+@name("players", says="the players at the table, in or out")
 def seats(g: Game, e: Env) -> list[int]:
     """Every player at the table, in or out, in seat order from seat 0
     (`count(seats, s -> is_out(s))`: how many are out)."""
     return list(range(g.n))
 
 
-@name("int", says="the number of players", inline="(g.n - len(g.out))")
+@name("int", says="the number of players")
 def player_count(g: Game, e: Env) -> int:
     """How many players are in the round (all seats, less those out)."""
     return g.n - len(g.out)
 
 
-@name("zone", says="{player:poss} hand", inline="g.hands[e['player']]")
-def hand(g: Game, e: Env) -> list[Card]:
-    """The hand of `player`."""
-    return g.hands[e["player"]]
+field("hand", "zone", Reads("hands", at="player"), says="{player:poss} hand",
+      doc="The hand of `player`.")
 
 
-@name("zone", says="the draw pile", inline="g.draw_pile")
-def draw_pile(g: Game, e: Env) -> list[Card]:
-    """The face-down draw pile (its top is the last card)."""
-    return g.draw_pile
+field("draw_pile", "zone", Reads("draw_pile"), says="the draw pile",
+      doc="The face-down draw pile (its top is the last card).")
 
 
-@name("zone", says="the discard pile", inline="g.discard_pile")
-def discard_pile(g: Game, e: Env) -> list[Card]:
-    """The discard pile (its top is `top`)."""
-    return g.discard_pile
+field("discard_pile", "zone", Reads("discard_pile"), says="the discard pile",
+      doc="The discard pile (its top is `top`).")
 
 
-@name("zone", says="the cards set aside", inline="g.aside")
-def aside(g: Game, e: Env) -> list[Card]:
-    """A set-aside area, empty at the start of each round."""
-    return g.aside
+field("aside", "zone", Reads("aside"), says="the cards set aside",
+      doc="A set-aside area, empty at the start of each round.")
 
 
 @name("str", says="the side in play")
@@ -114,22 +99,16 @@ def side(g: Game, e: Env) -> str:
     return g.variant.sides[g.side].name
 
 
-@name("int", says="the direction of play", inline="g.direction")
-def direction(g: Game, e: Env) -> int:
-    """1 while play goes clockwise (left), -1 after an odd number of reverses."""
-    return g.direction
+field("direction", "int", Reads("direction"), says="the direction of play",
+      doc="1 while play goes clockwise (left), -1 after an odd number of reverses.")
 
 
-@name("int", says="the waiting penalty", inline="g.penalty")
-def penalty(g: Game, e: Env) -> int:
-    """The total of a stackable draw waiting for the next player (0 if none)."""
-    return g.penalty
+field("penalty", "int", Reads("penalty"), says="the waiting penalty",
+      doc="The total of a stackable draw waiting for the next player (0 if none).")
 
 
-@name("int", says="the round number", inline="g.round")
-def round_number(g: Game, e: Env) -> int:
-    """The number of the round being played, from 1."""
-    return g.round
+field("round_number", "int", Reads("round"), says="the round number",
+      doc="The number of the round being played, from 1.")
 
 
 @name("players", says="{player:poss} partners")

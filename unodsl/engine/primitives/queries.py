@@ -5,57 +5,45 @@ Each docstring is the function's entry in the generated language reference.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...lang.nodes.forms import Reads
+from ...lang.nodes.lambdas import ALL, ANY, COUNT, FILTER
 from ...lang.signature import Says
 from ..cards import Card
 from ..reach import Game
-from .registry import REGISTRY, Pred
+from .registry import REGISTRY
 
 query = REGISTRY.query
+fold = REGISTRY.fold  # any, all, count, filter: their functions are lang's (nodes/lambdas.py)
 
 
-@query("items: any, test: fn", returns="bool", inline="any({body} for {var} in {items})",
-       says=Says(clause=(None, "there is {test:some} in {items}"), negative=(None, "there is {test:none} in {items}"),
-                 cases=(("items:players test:lambda", Says(clause=(None, "{test:of some player}"),
-                                                           negative=(None, "{test:of no player}"))),
-                        ("items:players", Says(clause=(None, "{call} holds"), negative=(None, "{call} does not hold"))),
-                        ("items:hand", Says(clause=("{items:owner}", "hold{s} {test:some}"),
-                                            negative=("{items:owner}", "hold{s} {test:none}"))))))
-def any_(g: Game, items: list[Any], test: Pred) -> bool:
-    """True if `test` holds for at least one item."""
-    return any(map(test, items))
+fold(ANY, "items: any, test: fn", returns="bool",
+     says=Says(clause=(None, "there is {test:some} in {items}"), negative=(None, "there is {test:none} in {items}"),
+               cases=(("items:players test:lambda", Says(clause=(None, "{test:of some player}"),
+                                                         negative=(None, "{test:of no player}"))),
+                      ("items:players", Says(clause=(None, "{call} holds"), negative=(None, "{call} does not hold"))),
+                      ("items:hand", Says(clause=("{items:owner}", "hold{s} {test:some}"),
+                                          negative=("{items:owner}", "hold{s} {test:none}"))))))
 
 
-@query("items: any, test: fn", returns="bool", inline="all({body} for {var} in {items})",
-       says=Says(clause=(None, "{items} holds only {test:plural}"),
-                 negative=(None, "{items} holds something other than {test:plural}"),
-                 cases=(("items:players test:lambda", Says(clause=(None, "{test:of every player}"),
-                                                           negative=(None, "{test:of not every player}"))),
-                        ("items:players", Says(clause=(None, "{call} holds"), negative=(None, "{call} does not hold"))),
-                        ("items:hand", Says(
-                            clause=("{items:owner}", "hold{s} only {test:plural}"),
-                            negative=("{items:owner}", "hold{s} something other than {test:plural}"))))))
-def all_(g: Game, items: list[Any], test: Pred) -> bool:
-    """True if `test` holds for every item (and for an empty list)."""
-    return all(map(test, items))
+fold(ALL, "items: any, test: fn", returns="bool",
+     says=Says(clause=(None, "{items} holds only {test:plural}"),
+               negative=(None, "{items} holds something other than {test:plural}"),
+               cases=(("items:players test:lambda", Says(clause=(None, "{test:of every player}"),
+                                                         negative=(None, "{test:of not every player}"))),
+                      ("items:players", Says(clause=(None, "{call} holds"), negative=(None, "{call} does not hold"))),
+                      ("items:hand", Says(
+                          clause=("{items:owner}", "hold{s} only {test:plural}"),
+                          negative=("{items:owner}", "hold{s} something other than {test:plural}"))))))
 
 
-@query("items: any, test: fn = none", returns="int", inline="sum(1 for {var} in {items} if {body})",
-       says=Says(noun="the number of {test:plural} in {items:zone}",
-                 cases=(("test:absent items:players", Says(noun="the number of players in {items:zone}")),
-                        ("test:absent", Says(noun="the number of cards in {items:zone}")),
-                        ("items:players test:lambda", Says(noun="the number of {items:group} {test:those}")))))
-def count(g: Game, items: list[Any], test: Pred | None) -> int:
-    """How many items there are, or how many pass `test`."""
-    return len(items) if test is None else sum(1 for x in items if test(x))
+fold(COUNT, "items: any, test: fn = none", returns="int",
+     says=Says(noun="the number of {test:plural} in {items:zone}",
+               cases=(("test:absent items:players", Says(noun="the number of players in {items:zone}")),
+                      ("test:absent", Says(noun="the number of cards in {items:zone}")),
+                      ("items:players test:lambda", Says(noun="the number of {items:group} {test:those}")))))
 
 
-@query("items: any, test: fn", elem="same", inline="[{var} for {var} in {items} if {body}]",
-       says=Says(noun="the {test:plural} in {items:zone}"))
-def filter_(g: Game, items: list[Any], test: Pred) -> list[Any]:
-    """The items for which `test` holds, in order."""
-    return [x for x in items if test(x)]
+fold(FILTER, "items: any, test: fn", elem="same", says=Says(noun="the {test:plural} in {items:zone}"))
 
 
 @query("zone: cards", returns="card", none=True, says=Says(noun="the top card of {zone}"))
@@ -95,11 +83,9 @@ def opponents_of(g: Game, who: int) -> list[int]:
     return [q for q in g.in_order(who) if g.team(q) != g.team(who)]
 
 
-@query("who: player, flag: str", returns="bool", inline="{flag} in g.flags[{who}]",
-       says=Says(clause=("{who}", "{is} marked {flag}"), negative=("{who}", "{is} not marked {flag}")))
-def flagged(g: Game, who: int, flag: str) -> bool:
-    """True if `who` carries `flag` (see flag)."""
-    return flag in g.flags[who]
+REGISTRY.lookup("flagged", "who: player, flag: str", Reads("flags", at="who", has="flag"), returns="bool",
+                says=Says(clause=("{who}", "{is} marked {flag}"), negative=("{who}", "{is} not marked {flag}")),
+                doc="True if `who` carries `flag` (see flag).")
 
 
 @query("who: player", returns="int", says=Says(noun="{who:poss} team"))
