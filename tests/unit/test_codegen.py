@@ -178,7 +178,7 @@ def test_the_printed_module_is_the_same_code_when_saved_and_run(name: str, tmp_p
 
 def test_an_event_with_rules_reaches_a_listener_appended_by_hand() -> None:
     """The generated code sends an event with rules straight to them only while no log
-    is kept and no listener attached, read at the event (envvars.direct): a listener put
+    is kept and no listener attached, read at the event (template.py's #emit): a listener put
     in `game.listeners` mid-game hears the events the rules watch from then on."""
     from unodsl import Game, make_agents
 

@@ -29,7 +29,7 @@ def test_every_field_of_a_game_is_declared_once() -> None:
 
 
 def test_steady_fields_are_bound_only_when_a_game_is_made() -> None:
-    """Generated loops read a steady field once (envvars.steadied): so nothing in the
+    """Generated loops read a steady field once (a template's %name: engine/template.py): so nothing in the
     package may bind one again after a game is made or loaded."""
     package = Path(__file__).resolve().parents[2] / "unodsl"
     bound: set[tuple[str, str, str]] = set()

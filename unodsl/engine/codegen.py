@@ -7,7 +7,7 @@ first step or from any step it stopped before. The module is the compiled backen
 The module is written from the checked trees only (lang/emit.py says how, and why that
 is safe), compiled once per variant and run with nothing but its Namespace. A runner
 runs its program's steps as straight-line code, each step as its op writes it (ops/:
-loops as Python loops, the bodies of the hot flow steps in place: inliner.py); where a
+loops as Python loops, the hot steps' templates in place: template.py); where a
 step must wait for a player it leaves
 exactly the frames `perform` leaves (frames.py), so the state holds the variant's
 programs and a step number, never a generated function's frame, and stays a value; the

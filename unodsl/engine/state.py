@@ -66,7 +66,7 @@ FIELDS: dict[str, Kind] = {
 }
 
 # Fields bound once when a game is made (or loaded) and only changed in place after: a
-# generated loop may read each into a local once (envvars.steadied). A test holds the
+# generated loop may read each into a local once (a template's %name). A test holds the
 # engine to never assigning them anywhere else.
 STEADY = ("hands", "draw_pile", "discard_pile", "aside", "n", "_memo")
 
