@@ -307,3 +307,16 @@ def test_game_is_the_top_of_the_engine() -> None:
     graph = import_graph()
     assert "unodsl.engine.game" in graph["unodsl"]  # (the graph sees this import)
     assert sorted(m for m, ts in graph.items() if "unodsl.engine.game" in ts and m.startswith("unodsl.engine")) == []
+
+
+def test_primitives_reach_a_game_through_its_interface_alone() -> None:
+    """A primitive module imports the engine's value types (cards, actions), its registry and
+    engine/reach.py (the interface of what a primitive may touch), and no other module of
+    the engine: not the table, the machine or the flow it runs over."""
+    graph = import_graph()
+    allowed = {"unodsl.engine.reach", "unodsl.engine.cards", "unodsl.engine.actions"}
+    for mod, targets in graph.items():
+        if mod.startswith("unodsl.engine.primitives."):
+            engine = {t for t in targets
+                      if t.startswith("unodsl.engine.") and not t.startswith("unodsl.engine.primitives")}
+            assert engine <= allowed, f"{mod} imports {sorted(engine - allowed)}"

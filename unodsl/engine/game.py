@@ -27,6 +27,7 @@ from .cards import Card, face_table, make_deck
 from .flow import TURNS
 from .frames import Run, While, copy_stack, new_run
 from .machine import ALL, ASK, PAUSED, WORK_BUDGET, Listener, illegal, loud_flags
+from .reach import Game as Reach
 from .state import COPIES, RESET, START, ZONES
 from .table import Table
 from .view import OpponentView, PlayerView, outward
@@ -507,3 +508,6 @@ def replay_command(file: str, seed: int, players: int, agents: Sequence[str], ma
     return " ".join(parts)
 
 
+def _fits(game: Game) -> Reach:
+    """(For mypy: a game is what the primitives reach — engine/reach.py's interface.)"""
+    return game

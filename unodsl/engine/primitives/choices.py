@@ -9,8 +9,7 @@ from ...errors import RuntimeFault
 from ...lang.signature import Says
 from ..actions import Decision
 from ..cards import Card
-from ..machine import decision
-from ..reach import Game
+from ..reach import Game, decision
 from .registry import REGISTRY
 
 choice = REGISTRY.choice

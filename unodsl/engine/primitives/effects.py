@@ -11,9 +11,7 @@ from ...errors import GameError, RuntimeFault
 from ...lang.program import Lambda
 from ...lang.signature import Says
 from ..cards import Card
-from ..flow import JUMP_IN
-from ..machine import PAUSED
-from ..reach import Game
+from ..reach import JUMP_IN, PAUSED, Game
 from .registry import AT, REGISTRY, place, word
 
 effect = REGISTRY.effect

@@ -10,6 +10,7 @@ from ...lang.nodes.lambdas import ALL, ANY, COUNT, FILTER
 from ...lang.signature import Says
 from ..cards import Card
 from ..reach import Game
+from ..reach import playable as table_playable
 from .registry import REGISTRY
 
 query = REGISTRY.query
@@ -103,4 +104,4 @@ def is_out(g: Game, who: int) -> bool:
 
 playable = query("card: card, by: player = player", returns="bool",
                  says=Says(clause=("{card}", "may be played by {by}"),
-                           negative=("{card}", "may not be played by {by}")))(Game.playable)
+                           negative=("{card}", "may not be played by {by}")))(table_playable)
