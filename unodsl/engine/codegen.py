@@ -37,7 +37,9 @@ from .backends.compiled import compiled
 from .frames import Ask, new_for, new_repeat, new_while
 from .machine import ASK, PAUSED
 from .ops import AT, EMIT
+from .ops.base import comment as _comment
 from .ops.loops import emit_resume
+from .ops.rules import emit_fire
 from .template import TEMPLATES, Render, Template, facts_of, template_of
 
 # The templates a step put in place may call in place too (template.py's #call): the
@@ -75,7 +77,7 @@ def compile_variant(variant: Variant, origins: Origins, conditions: Iterable[Fn]
     loops = gen.loops
     gen.adopt()  # the engine's objects the templates put in place name
     for event, rules in by_event.items():
-        gen.defs.append(fire(event, rules, gen.ns, gen.defs, origins, fires[event]))
+        gen.defs.append(emit_fire(event, rules, gen.ns, gen.defs, origins, fires[event]))
     source = gen.source()
     filename = f"<unodsl {variant.file}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -379,49 +381,6 @@ def _runner(signature: str, where: Any, body: list[str], after: list[str]) -> st
                       "    return False"])
 
 
-def fire(event: str, rules: tuple[Rule, ...], ns: Namespace, defs: list[str],
-         origins: Origins, name: str) -> str:
-    """`def NAME(g, data)`: what the interpreter's fire does with `event`'s rules, rule by rule: its
-    condition inline, read from the event's fields (copied first if a lambda in it may
-    bind a variable), and its body queued with its own copy of the fields."""
-    conds = ns.add(tuple(rule.cond for rule in rules), "conds")
-    lines = [f"def {name}(g, data):",
-             f"    # The rules on {event}: the interpreter's fire over them, unrolled.",
-             "    queue = g._queue",
-             "    at = 0",
-             "    try:"]
-    for k, rule in enumerate(rules):
-        body = ns.add(rule.body, "body")
-        lines += [f"        # rule {_comment(repr(rule.name))}", f"        at = {k}"]
-        origin = origins.get(rule.cond) if rule.cond is not None else None
-        pre: list[str] = []
-        copy = False  # the condition binds a variable in its env: give it a copy of the fields
-        if rule.cond is None:
-            test = ""
-        elif origin is None:
-            test, copy = f"{ns.add(rule.cond, 'cond')}(g, e)", True
-        else:
-            emit = ExprEmitter(ns, defs, origin)
-            test = emit.expr(origin.node, pre, "        ")
-            copy = emit.writes_env
-        reads = copy or _READS_ENV.search("\n".join([*pre, test])) is not None  # (else `e` is not needed)
-        if reads:
-            lines.append("        e = dict(data)" if copy else "        e = data")
-        ind = "            "
-        if rule.cond is None:  # (queued whenever the event is told)
-            ind = "        "
-        else:
-            lines += [*pre, f"        if {test}:"]
-        lines += [f"{ind}if g._tell_rules:",
-                  f"{ind}    g.emit('rule_fired', {{'player': data['player'], 'rule': {literal(rule.name)}, "
-                  f"'event': {literal(event)}}})",
-                  f"{ind}queue.append(({body}, {'e' if copy else 'dict(data)'}))"]
-    lines += ["    except VariantRuntimeError:", "        raise", "    except Exception as err:",
-              f"        raise g.fault(err, {conds}[at]) from err"]
-    return "\n".join(lines)
-
-
-_READS_ENV = re.compile(r"\be\b")  # the variables' name in emitted text (lang/emit.py)
 
 
 def _step_lines(source: str) -> dict[str, tuple[tuple[int, int], ...]]:
@@ -465,18 +424,6 @@ def _place(pos: Pos) -> str:
     return _comment(f"{pos.file}:{pos.line}:{pos.col}")
 
 
-# What Python reads as a source encoding declaration in a comment (PEP 263: `coding:` or
-# `coding=`, as in `-*- coding: latin-1 -*-` or vim's `fileencoding=`).
-_CODING = re.compile(r"(coding)([:=])", re.IGNORECASE)
-
-
-def _comment(text: str) -> str:
-    """A variant's text on one comment line: printable characters only, no line breaks, and
-    never an encoding declaration (`coding:x` → `coding :x`), so the module printed by
-    `unodsl compile` is the same code when saved to a file and run."""
-    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-    one = one if len(one) <= 100 else one[:99] + "…"
-    return _CODING.sub(r"\1 \2", one)
 
 
 def _swap(obj: Any, swap: Mapping[Any, Any]) -> Any:

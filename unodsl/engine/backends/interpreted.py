@@ -17,13 +17,14 @@ from ...lang.program import Program
 from ...model import Rule, Variant
 from ..ops import RUN
 from ..ops.loops import resume_for, resume_repeat, resume_while
+from ..ops.rules import run_fire
 from .base import Backend
 
 Env = dict[str, Any]
 
 
 def interpreter(variant: Variant) -> Backend:
-    """The interpreter's backend for `variant`: its rules fired by `fire`, event by event."""
+    """The interpreter's backend for `variant`: its rules fired by ops/rules.py's run_fire, event by event."""
     return Backend("closures", perform, resume_for, resume_while, resume_repeat, rule_fires(variant))
 
 
@@ -49,7 +50,7 @@ def perform(g: Any, program: Program, env: Env, start: int = 0, leave: int = 0) 
 
 
 def rule_fires(variant: Variant) -> dict[str, Callable[[Any, dict[str, Any]], None]]:
-    """For each event some rule waits for, what telling it does: `fire` over its rules."""
+    """For each event some rule waits for, what telling it does: run_fire over its rules."""
     by_event: dict[str, tuple[Rule, ...]] = {}
     for rule in variant.rules:
         by_event[rule.event] = (*by_event.get(rule.event, ()), rule)
@@ -58,21 +59,5 @@ def rule_fires(variant: Variant) -> dict[str, Callable[[Any, dict[str, Any]], No
 
 def _firing(event: str, rules: tuple[Rule, ...]) -> Callable[[Any, dict[str, Any]], None]:
     def fire_these(g: Any, data: dict[str, Any]) -> None:
-        fire(g, event, rules, data)
+        run_fire(g, event, rules, data)
     return fire_these
-
-
-def fire(g: Any, event: str, rules: tuple[Rule, ...], data: dict[str, Any]) -> None:
-    """`event` was told with `data`: each of its rules whose condition holds is queued
-    with its own copy of the fields (rule_fired told, when asked for)."""
-    for rule in rules:
-        env = dict(data)
-        try:
-            if rule.cond is None or rule.cond(g, env):
-                if g._tell_rules:
-                    g.emit("rule_fired", {"player": data["player"], "rule": rule.name, "event": event})
-                g._queue.append((rule.body, env))
-        except VariantRuntimeError:
-            raise
-        except Exception as err:
-            raise g.fault(err, rule.cond) from err

@@ -5,6 +5,7 @@ it is written as code, side by side.
     choose.py    CHOOSE: a decision put to a player, its answer bound
     branch.py    IF: one of two sub-programs
     loops.py     FOR, WHILE, REPEAT and LOOP (the flow's own loop, unguarded)
+    rules.py     an event's rules queued (run_fire, emit_fire): not a step, but the same pair
 
 Each step has `run(g, step, env) -> paused` (what the interpreter does with it:
 backends/interpreted.py) and `emit(w, step, chain, pause, ind, wheres, at) -> lines` (the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from ...lang.emit import Namespace
@@ -43,3 +44,17 @@ class Writer(Protocol):
               resume: bool = False) -> list[str]: ...
 
     def loop_name(self, step: Any) -> str: ...
+
+
+# What Python reads as a source encoding declaration in a comment (PEP 263: `coding:` or
+# `coding=`, as in `-*- coding: latin-1 -*-` or vim's `fileencoding=`).
+_CODING = re.compile(r"(coding)([:=])", re.IGNORECASE)
+
+
+def comment(text: str) -> str:
+    """A variant's text on one comment line: printable characters only, no line breaks, and
+    never an encoding declaration (`coding:x` → `coding :x`), so the module printed by
+    `unodsl compile` is the same code when saved to a file and run."""
+    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    one = one if len(one) <= 100 else one[:99] + "…"
+    return _CODING.sub(r"\1 \2", one)
