@@ -141,7 +141,7 @@ _EMIT = re.compile(r"#emit (\w+) (.+)$")
 
 class Render:
     """Writes templates for one set of facts: in place (`inline`, locals prefixed, calls of
-    other templates in place too), or as a function's body (`body`). `env` says how a
+    other templates in place too), or as a function's body (see `function`). `env` says how a
     variable of the program is read (`e['name']` by default); `objects` collects the
     engine objects the text names (for the generated module's namespace)."""
 
