@@ -91,7 +91,7 @@ begin_turn = _step(Template("begin_turn", step=True, doc=(
         g.runaway()
     g.turns += 1
     @player = g.current
-    #if loud_turn and 'turn_start' in g._watch:
+    #if loud_turn and watched(turn_start):
         #emit turn_start {'player': g.current}
 """))
 
@@ -162,7 +162,7 @@ draw_for_turn = _step(Template("draw_for_turn", step=True, doc=(
     if g.penalty:
         $count, g.penalty, g.penalty_answer = g.penalty, 0, None
         #call draw($p, $count)
-        if 'penalty_taken' in g._watch:
+        #if watched(penalty_taken):
             #emit penalty_taken {'player': $p, 'count': $count}
         $drawn = []
     else:
@@ -223,7 +223,7 @@ act = _step(Template("act", step=True, doc=(
 """, pauses="$paused", globals={"PASS": PASS, "PAUSED": PAUSED}))
 
 end_turn = _step(Template("end_turn", step=True, doc="The turn is over (turn_end).", body="""
-    #if loud_turn and 'turn_end' in g._watch:
+    #if loud_turn and watched(turn_end):
         #emit turn_end {'player': @player}
 """))
 

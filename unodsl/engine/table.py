@@ -48,9 +48,9 @@ class Table(Machine):
         #if loud_play:
             if g.played is not None:
                 g.played[$card.kind_id] += 1
-            #if tell_play and 'card_played' in g._watch:
+            #if tell_play and watched(card_played):
                 #emit card_played {'player': $p, 'card': $card}
-            #if tell_play and 'hand_changed' in g._watch:
+            #if tell_play and watched(hand_changed):
                 #emit hand_changed {'player': $p, 'size': len($hand)}
         #if $effect:
             $program = $card.on_play

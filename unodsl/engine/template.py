@@ -8,7 +8,8 @@ A template is the body of a function of `g` (the game), in Python with four mark
     @name           an entry of the program's variables (`e['name']`)
     %name           a steady field of the game (state.STEADY: `g.name`, bound when the
                     game is made and changed only in place), which a loop may read once
-    #if fact:       a test the variant may decide (see FACTS). Its block is indented as
+    #if fact:       a test the variant may decide (see FACTS; `watched(event)`: the event
+                    is watched, sure to be when a rule hears it). Its block is indented as
     #elif fact:     under an `if`; where the variant decides it, only the branch taken
     #else:          is kept (dedented), else the fact's test stays in the code
     #call $x = hot(args)   a call of another template (`g.hot(args)` in a function),
@@ -258,6 +259,9 @@ class Render:
     def cond(self, text: str) -> str | bool:
         """A condition of a directive: `[not ]fact`, `[not ]fact and|or REST`, or Python
         (REST). True or False where the facts decide it, else the Python test."""
+        text = _WATCHED.sub(lambda m: "True" if m[1] in self.fires else f"{m[1]!r} in g._watch", text)
+        if text == "True":
+            return True
         given = re.fullmatch(r"(not )?\$(\w+)", text)  # a parameter given as a literal
         if given and self._names.get(given[2]) in ("True", "False"):
             return (self._names[given[2]] == "True") != bool(given[1])
@@ -268,14 +272,17 @@ class Render:
         known = self.facts.get(m[2])
         if known is None and fact.test is None:
             known = True  # open, with no test: as if it held
+        rest = None if m[4] == "True" and m[3] == "and" else m[4]  # (`fact and watched(x)`, x always heard)
         if known is not None:
             value = known != bool(m[1])
+            if rest is None:
+                return value
             if m[3] is None or (m[3] == "and" and not value) or (m[3] == "or" and value):
                 return value
-            return m[4]
+            return rest
         assert fact.test is not None
         test = f"not {_paren(fact.test)}" if m[1] else fact.test
-        return test if m[3] is None else f"{_paren(test)} {m[3]} {m[4]}"
+        return test if m[3] is None or rest is None else f"{_paren(test)} {m[3]} {rest}"
 
     def _chain(self, branches: list[tuple[str | None, list[str]]], depth: int) -> Iterator[tuple[int, str]]:
         """An #if chain: the branches the facts leave, as if/elif/else (a branch sure to run
@@ -299,6 +306,7 @@ class Render:
 
 
 _LITERAL = re.compile(r"True|False|None|-?\d+|'\w*'")  # an argument as plain as a name
+_WATCHED = re.compile(r"watched\((\w+)\)")  # in a directive: the event is watched (always, if a rule hears it)
 _HEAD = re.compile(r"#(if|elif|else)(?: (.+))?:$")
 
 
