@@ -50,6 +50,7 @@ class VariantBuilder:
         self.sides_fixed = self.deck_ok and not _options_change_cards(d.get("options"))
         if self.sides_fixed:  # what the cards can be, for tests that never hold (a warning)
             x.domains = card_domains(d["cards"], sides)
+            x.kind_fields = kind_fields(sides)
         self.side_names = tuple(s.name for s in sides)
         players = d["players"]
         if players["min"] > players["max"]:
@@ -313,6 +314,13 @@ def card_domains(kinds: Iterable[str], sides: Sequence[Side]) -> dict[str, tuple
     return {"card.kind": ("`kind` of a card in this deck", tuple(k for k in kinds if k in on_faces)),
             "card.color": ("`color` of a card in this deck", tuple(colors)),
             "card.rank": ("`rank` of a card in this deck", tuple(ranks))}
+
+
+def kind_fields(sides: Sequence[Side]) -> dict[str, frozenset[str]]:
+    """For each kind, the attributes every card of it has (a rank, a colour): see lang/narrow.py."""
+    faces = [f for s in sides for f in s.faces]
+    return {k: frozenset(a for a in ("rank", "color") if all(getattr(f, a) is not None for f in faces if f.kind == k))
+            for k in dict.fromkeys(f.kind for f in faces)}
 
 
 def _options_change_cards(options: Any) -> bool:

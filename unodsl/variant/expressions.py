@@ -16,7 +16,7 @@ from typing import Any
 from ..engine.primitives import REGISTRY
 from ..errors import Diagnostic, Pos
 from ..lang import ast
-from ..lang.check import TYPE_WORDS, CheckError, Context, check
+from ..lang.check import TYPE_WORDS, CheckError, CheckErrors, Context, check
 from ..lang.compile import Origins, compile_expr, compile_program
 from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
@@ -60,6 +60,7 @@ class Expressions:
     options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME → its chosen value
     sides: int = 1  # sides of the deck (flip() needs two)
     domains: Mapping[str, tuple[str, tuple[Any, ...]]] = field(default_factory=dict)  # see Context.domains
+    kind_fields: dict[str, frozenset[str]] = field(default_factory=dict)  # see Context.kind_fields
     diags: list[Diagnostic] = field(default_factory=list)
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
     types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
@@ -194,7 +195,8 @@ class Expressions:
         try:
             t = check(node, ctx, program=program)
         except CheckError as err:
-            self.diags.append(Diagnostic(self.at(key, *err.at), err.message, err.hint))
+            for e in err.errors if isinstance(err, CheckErrors) else [err]:
+                self.diags.append(Diagnostic(self.at(key, *e.at), e.message, e.hint))
             return None
         finally:
             for at, message, hint in ctx.warnings:
@@ -206,7 +208,8 @@ class Expressions:
     def _context(self, env: Mapping[str, str], effects: bool, known: frozenset[str] = frozenset(),
                  fields: Mapping[str, tuple[str, tuple[Any, ...]]] | None = None) -> Context:
         return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options, sides=self.sides,
-                       known=known, domains={**self.domains, **(fields or {})})
+                       known=known, domains={**self.domains, **(fields or {})},
+                       kind_fields=self.kind_fields)
 
 
 _EXAMPLES = {"player": "for example left_of(dealer)", "int": "for example -count(hand), or player.score"}
