@@ -12,10 +12,12 @@ from typing import Any
 
 from ..errors import did_you_mean
 from . import ast
+from .functions import Function, expand
 from .narrow import KindFields, facts
 from .show import listing, show, source_text
-from .signature import ACTION_WORDS, CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, Registry, fits
+from .signature import ACTION_WORDS, CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, TYPE_WORDS, Registry, comparable, fits
 from .static import OPTION, option_read, static_int
+from .walk import calls as walk_calls
 from .walk import start
 
 
@@ -44,20 +46,6 @@ ELEMENT = {"cards": "card", "zone": "card", "players": "player"}
 # a huge literal (`skip(1000000000)`) would stall a game instead of failing it.
 MAX_COUNT = 10_000
 
-# Types with the same run-time values: a colour is a string, a pile is a list of
-# cards, a player is a seat number. Values of other pairs of types never compare equal.
-_RUNTIME = {"color": "str", "zone": "cards", "player": "int"}
-TYPE_WORDS = {"card": "a card", "cards": "a list of cards", "zone": "a list of cards", "player": "a player",
-              "players": "a list of players", "color": "a colour", "int": "a number", "bool": "true or false",
-              "str": "a string"}
-
-
-def comparable(a: str, b: str) -> bool:
-    """Can values of static types `a` and `b` ever be equal?"""
-    return "any" in (a, b) or "none" in (a, b) or _RUNTIME.get(a, a) == _RUNTIME.get(b, b)
-
-
-
 @dataclass
 class Context:
     """What an expression may use where it stands in the variant file."""
@@ -77,8 +65,9 @@ class Context:
     domains: Mapping[str, tuple[str, tuple[Any, ...]]] = field(default_factory=dict)
     warnings: list[tuple[ast.At, str, str | None]] = field(default_factory=list)
     kind_fields: KindFields = field(default_factory=dict)  # what a kind test guarantees (narrow.py)
-
-
+    functions: Mapping[str, Function | None] = field(default_factory=dict)  # `define:` (None: in error)
+    expansions: dict[int, ast.Node] = field(default_factory=dict)  # a call of a function → its body put in place
+    nullable: bool = False  # after check(): the expression's value may be none
 
 
 class Checker:
@@ -129,6 +118,9 @@ class Checker:
             case ast.Attr(obj=obj, name=name):
                 card = self.ctx.types.get(id(obj)) in ("card", "any")
                 return card and (id(obj) in self.nulls or name in NULLABLE_ATTRS)
+            case ast.Call(func=func) if func in self.ctx.functions:
+                fn = self.ctx.functions[func]
+                return fn is not None and fn.nullable
             case ast.Call(func=func, args=args):
                 prim = self.ctx.registry.primitives.get(func)
                 if prim is None or not prim.nullable:
@@ -458,7 +450,33 @@ class Checker:
                 return self.ctx.domains.get(name)
         return None
 
+    def _defined(self, node: ast.Call, fn: Function | None, in_lambda: bool, value_only: bool) -> str:
+        """A call of a function the variant defines: its arguments checked, its body put in place."""
+        if fn is None:
+            raise CheckError(f"{node.func}() has an error where it is defined", node.at,
+                             "see the error reported under `define:`")
+        if node.kwargs or len(node.args) != len(fn.params):
+            got = f"{len(node.args)}" + (f" and {len(node.kwargs)} by name" if node.kwargs else "")
+            raise CheckError(f"{fn.name}() takes {len(fn.params)} argument(s), got {got}", node.at,
+                             f"usage: {fn.usage()}")
+        for (param, want), arg in zip(fn.params, node.args, strict=True):
+            t = "a lambda" if isinstance(arg, ast.Lambda) else self.check(arg, in_lambda=in_lambda,
+                                                                           value_only=value_only)
+            asks = next((c for c in walk_calls(arg) if getattr(self.ctx.registry.primitives.get(c.func), "kind",
+                                                                   None) == "choice"), None)
+            if asks is not None:
+                raise CheckError(f"{asks.func}() asks a player, so it can't be an argument of {fn.name}()",
+                                 asks.at, f"ask first into a variable: x = {show(asks, 24)}; {fn.name}(x, …)")
+            if isinstance(arg, ast.Lambda) or not fits(t, want):
+                raise CheckError(f"{fn.name}() wants {TYPE_WORDS[want]} for {param!r}, got {TYPE_WORDS.get(t, t)}",
+                                 start(arg), f"usage: {fn.usage()}")
+            self._no_none(arg, f"{fn.name}()'s argument {param!r}")
+        self.ctx.expansions[id(node)] = expand(fn, node.args, self.ctx.types)
+        return fn.returns
+
     def _call(self, node: ast.Call, stmt: bool, in_lambda: bool, value_only: bool) -> str:
+        if node.func in self.ctx.functions:
+            return self._defined(node, self.ctx.functions[node.func], in_lambda, value_only)
         prim = self.ctx.registry.primitives.get(node.func)
         if prim is None:
             raise CheckError(f"unknown function {node.func!r}", node.at,
@@ -554,7 +572,6 @@ class Checker:
             return ELEMENT.get(first_type, "any")
         return prim.returns
 
-
     def _has_options(self, node: ast.Call, returns: str, given: Mapping[str, ast.Node]) -> None:
         """A choice that can offer nothing is a mistake: `choose_player([])`, or a colour
         in a colourless deck."""
@@ -573,6 +590,7 @@ def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
     t = checker.check(node, stmt=program, value_only=not program)
     if not program:
         checker._constant(node)
+    ctx.nullable = id(node) in checker.nulls
     if checker.errors:
         unique = {(e.at, e.message): e for e in reversed(checker.errors)}  # the first of each
         raise CheckErrors(sorted(unique.values(), key=lambda e: e.at))

@@ -1,7 +1,7 @@
 """What a test tells the checker: the expressions (by their text) known not to be none
 where a condition holds (`if top != none then top.rank …`), and the fields a kind test
-guarantees (`c.kind == "wild_number" or c.rank >= 2`: where `c` is not a wild_number, it
-is a kind whose every card has a rank, so `c.rank` is never none there)."""
+guarantees (`c.kind == "k" or c.rank >= 2`: where `c` is not of kind k, it is of a kind
+whose every card has a rank, so `c.rank` is never none there)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from . import ast
 from .show import source_text
 
 # For each card kind of the deck, the attributes that may be none in general but never are
-# on a card of that kind (every card of kind "number" has a rank).
+# on a card of that kind (every card of a numbered kind has a rank).
 KindFields = Mapping[str, frozenset[str]]
 Kinds = dict[str, frozenset[str]]  # an object (by text) → the kinds it can be where a test holds
 

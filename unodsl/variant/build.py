@@ -14,7 +14,7 @@ from ..engine.actions import DecisionKind
 from ..engine.events import EVENTS, rule_env
 from ..errors import Diagnostic, did_you_mean
 from ..lang.compile import reads_only_faces
-from ..model import CardKind, DrawRule, Face, Rule, Scoring, Side, Teams, TurnRules, Variant
+from ..model import CardKind, Define, DrawRule, Face, Rule, Scoring, Side, Teams, TurnRules, Variant
 from .design import Design
 from .expressions import Expressions, parse_once
 from .lint import self_applications
@@ -43,6 +43,7 @@ class VariantBuilder:
         x.kinds = frozenset(d["cards"])
         x.colors = frozenset(c for s in sides_raw for c in s.get("colors", []))
         x.sides = len(sides_raw)
+        x.define(d.get("define") or {})
         kinds = {name: self.kind(name) for name in d["cards"]}
         before = len(x.diags)
         sides = tuple(self.side(raw, key, kinds) for raw, key in zip(sides_raw, side_keys, strict=True))
@@ -86,6 +87,8 @@ class VariantBuilder:
             teams=self.teams(d.get("teams"), players["min"], players["max"]),
             **self.designed(d.get("design") or {}, players["max"]),
             where=x.where,
+            functions=tuple(Define(n, tuple(f.get("params") or {}), f["is"], f.get("says"))
+                            for n, f in (d.get("define") or {}).items()),
         )
 
     def design(self, raw: Mapping[str, Any], max_players: int) -> Design:

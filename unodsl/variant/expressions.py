@@ -16,12 +16,14 @@ from typing import Any
 from ..engine.primitives import REGISTRY
 from ..errors import Diagnostic, Pos
 from ..lang import ast
-from ..lang.check import TYPE_WORDS, CheckError, CheckErrors, Context, check
+from ..lang.check import CheckError, CheckErrors, Context, check
 from ..lang.compile import Origins, compile_expr, compile_program
+from ..lang.functions import Function, copy, cycles, order
 from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..lang.show import show
-from ..lang.signature import fits
+from ..lang.signature import TYPE_WORDS, fits
+from ..lang.static import OPTION
 from ..lang.walk import deepest_loop, depth, start
 from .source import Key, Source
 
@@ -69,6 +71,7 @@ class Expressions:
     conditions: list[Fn] = field(default_factory=list)  # every condition compiled …
     programs: list[Program] = field(default_factory=list)  # … and every program
     tokens: int = 0  # words and symbols of the expressions parsed so far (MAX_TOKENS)
+    functions: dict[str, Function | None] = field(default_factory=dict)  # `define:` (None: in error)
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -150,6 +153,49 @@ class Expressions:
             self.where[fn] = (self.at(key, *start(node)), show(node))
         return fn
 
+    def define(self, raw: Mapping[str, Any]) -> None:
+        """Check the functions of `define:`, each after the ones it calls, for the calls in
+        every expression checked after (lang/functions.py)."""
+        bodies: dict[str, ast.Node] = {}
+        for name, spec in raw.items():
+            key = ("define", name)
+            if name in REGISTRY.primitives or name in REGISTRY.names or name == OPTION:
+                self.error(key, f"define: {name!r} is a name of the language", "give your function another name",
+                           on_key=True)
+                continue
+            self.functions[name] = None  # until checked
+            params = spec.get("params") or {}
+            for p in params:
+                if p in REGISTRY.names or p in (OPTION, name):
+                    self.error((*key, "params", p), f"define: {name}'s parameter {p!r} is a name of the language"
+                               if p != name else f"define: {name}'s parameter has the function's own name",
+                               "give the parameter another name", on_key=True)
+            for word in re.findall(r"{([^{}]*)}", spec.get("says") or ""):
+                if word not in params:
+                    self.error((*key, "says"), f"define: {name}'s words name {{{word}}}, which is not a parameter",
+                               f"its parameters: {', '.join(params) or 'none'}")
+            node = self.parse((*key, "is"), spec["is"])
+            if node is not None:
+                bodies[name] = node
+        circles = cycles(bodies)
+        for name, (call, path) in circles.items():
+            through = f" through {', '.join(f'{n}()' for n in path[1:-1])}" if len(path) > 2 else ""
+            self.diags.append(Diagnostic(self.at(("define", name, "is"), *call.at),
+                                         f"{name}() calls itself{through}: a function can't be recursive",
+                                         "say it without the call: a loop over a list (any, count, filter) "
+                                         "or a `while` in an effect"))
+        for name in order({n: b for n, b in bodies.items() if n not in circles}):
+            spec, where = raw[name], ("define", name, "is")
+            params = tuple((p, t) for p, t in (spec.get("params") or {}).items())
+            ctx = self._context(dict(params), effects=False)
+            if any(p in REGISTRY.names or p in (OPTION, name) for p, _ in params) or \
+                    self._check(where, bodies[name], ctx, program=False) is None:
+                continue
+            types: dict[int, str] = {}
+            flat = copy(bodies[name], {}, ctx.types, types, ctx.expansions, frozenset())
+            self.functions[name] = Function(name, params, bodies[name], flat, types, ctx.types[id(bodies[name])],
+                                            ctx.nullable, spec.get("says"))
+
     def parse(self, key: Key, text: str) -> ast.Node | None:
         """The syntax tree of the text at `key`, or None after reporting why not."""
         if self.tokens > MAX_TOKENS:  # reported once, where it was crossed
@@ -209,7 +255,7 @@ class Expressions:
                  fields: Mapping[str, tuple[str, tuple[Any, ...]]] | None = None) -> Context:
         return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options, sides=self.sides,
                        known=known, domains={**self.domains, **(fields or {})},
-                       kind_fields=self.kind_fields)
+                       kind_fields=self.kind_fields, functions=self.functions)
 
 
 _EXAMPLES = {"player": "for example left_of(dealer)", "int": "for example -count(hand), or player.score"}
