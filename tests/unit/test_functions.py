@@ -160,3 +160,13 @@ def test_the_rulebook_shows_a_function_by_name_and_defines_it(tmp_path: Path) ->
     assert ("if it is wild, there is a top card and same number(it, the top card) or how many of your hand have "
             "the number of it is "
             "more than 2") in book
+
+
+def test_a_chain_of_functions_that_doubles_at_each_step_is_bounded(tmp_path: Path) -> None:
+    define = "define:\n  f0:\n    params: {x: int}\n    is: x + x\n"
+    for i in range(1, 12):
+        define += f"  f{i}:\n    params: {{x: int}}\n    is: f{i - 1}(x) + f{i - 1}(x)\n"
+    found = errors(mini(tmp_path, define, match="card.wild or f11(1) > 3"))
+    assert found[0] == ("41:9: f9() is too big with the functions it calls put in place (2,047 parts, 11 deep; "
+                        "at most 2,000 and 48) | call fewer functions from it, or split it in two")
+    assert all("f9() has an error" in e or "f10() has an error" in e or "f11() has an error" in e for e in found[1:])

@@ -31,6 +31,9 @@ from .source import Key, Source
 _SUBPROGRAMS = {DO: (), LET: (), CHOOSE: (), IF: (2, 3), FOR: (3,), WHILE: (2,), REPEAT: (2,), LOOP: (2,)}
 
 MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
+# Parts (syntax nodes) of a function's body with the functions it calls put in place: a chain
+# of functions each using its parameter twice doubles at each step, so it is bounded.
+MAX_FUNCTION = 2_000
 # Loops inside loops: a program is compiled to Python (engine/codegen.py), whose loops and
 # try blocks may nest at most 20 deep (CPython's static limit); deeper programs would pass
 # this check and fail to compile, so the language stops well below it.
@@ -193,6 +196,12 @@ class Expressions:
                 continue
             types: dict[int, str] = {}
             flat = copy(bodies[name], {}, ctx.types, types, ctx.expansions, frozenset())
+            if depth(flat) > MAX_NESTING or len(types) > MAX_FUNCTION:
+                self.diags.append(Diagnostic(self.at(where, 1, 1), f"{name}() is too big with the functions it calls "
+                                             f"put in place ({len(types):,} parts, {depth(flat)} deep; at most "
+                                             f"{MAX_FUNCTION:,} and {MAX_NESTING})",
+                                             "call fewer functions from it, or split it in two"))
+                continue
             self.functions[name] = Function(name, params, bodies[name], flat, types, ctx.types[id(bodies[name])],
                                             ctx.nullable, spec.get("says"))
 
