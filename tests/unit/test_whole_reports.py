@@ -72,3 +72,17 @@ def test_validate_prints_all_three_with_their_hints(tmp_path: Path) -> None:
     assert hints[:2] == ["hint: test it first: if top.rank != none then …, or top.rank != none and …",
                          "hint: did you mean 'color'?"]
     assert len(hints) == 3
+
+
+def test_a_kind_test_narrows_in_a_function_and_in_a_cards_own_condition(tmp_path: Path) -> None:
+    text = MINI.replace("cards:\n", "define:\n  high:\n    params: {c: card}\n"
+                        "    is: c.kind != \"number\" or c.rank >= 5\n"
+                        "cards:\n", 1).replace("    points: 20\n    on_play: skip()",
+                                               "    points: 20\n    legal_if: all(hand, c -> c.kind in "
+                                               "[\"skip\", \"wild\"] or c.rank > 3)\n    on_play: skip()")
+    path = tmp_path / "v.yaml"
+    path.write_text(text.replace("  match: card.wild", "  match: high(card) and card.wild"))
+    assert errors(path) == []
+    path.write_text(text.replace("c.kind != \"number\" or", "c.kind != \"skip\" or"))
+    assert [e.split(": ", 1)[1] for e in errors(path)] == [
+        "c.rank may be none here, so it can't be compared with '>='"]

@@ -43,15 +43,19 @@ class VariantBuilder:
         x.kinds = frozenset(d["cards"])
         x.colors = frozenset(c for s in sides_raw for c in s.get("colors", []))
         x.sides = len(sides_raw)
-        x.define(d.get("define") or {})
-        kinds = {name: self.kind(name) for name in d["cards"]}
+        # The faces first (they read only each kind's points and wildness): what the cards can
+        # be is then known to every expression, the functions' and the cards' own included.
+        shells = {name: CardKind(name, raw["points"], raw.get("wild", False), (), None)
+                  for name, raw in d["cards"].items()}
         before = len(x.diags)
-        sides = tuple(self.side(raw, key, kinds) for raw, key in zip(sides_raw, side_keys, strict=True))
+        sides = tuple(self.side(raw, key, shells) for raw, key in zip(sides_raw, side_keys, strict=True))
         self.deck_ok = len(x.diags) == before  # totals are only meaningful for a deck without errors
         self.sides_fixed = self.deck_ok and not _options_change_cards(d.get("options"))
         if self.sides_fixed:  # what the cards can be, for tests that never hold (a warning)
             x.domains = card_domains(d["cards"], sides)
             x.kind_fields = kind_fields(sides)
+        x.define(d.get("define") or {})
+        kinds = {name: self.kind(name) for name in d["cards"]}
         self.side_names = tuple(s.name for s in sides)
         players = d["players"]
         if players["min"] > players["max"]:
