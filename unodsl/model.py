@@ -202,6 +202,17 @@ class Tunable:
     hi: int
 
 
+@dataclass(frozen=True, slots=True)
+class Define:
+    """A function of `define:` as the rulebook shows it: its parameters, its expression, and
+    its words for a call (`{a}` for parameter a), if the designer gave them."""
+
+    name: str
+    params: tuple[str, ...]
+    text: str
+    says: str | None = None
+
+
 @dataclass(frozen=True)
 class Variant:
     """A checked, compiled variant: everything the engine needs, nothing else. A plain
@@ -235,6 +246,7 @@ class Variant:
     # The flow of a game as programs, built from `round:` and `turn:` (engine/flow.py): the
     # whole game, and the jump-in offer.
     flow: tuple[Program, ...] = field(default=(), compare=False, repr=False)
+    functions: tuple[Define, ...] = ()  # `define:`, in the file's order
 
     @property
     def deck_size(self) -> int:

@@ -12,10 +12,12 @@ from typing import Any
 
 from ..errors import did_you_mean
 from . import ast
-from .narrow import facts
+from .functions import Function, expand
+from .narrow import KindFields, facts
 from .show import listing, show, source_text
-from .signature import ACTION_WORDS, CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, Registry, fits
+from .signature import ACTION_WORDS, CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, TYPE_WORDS, Registry, comparable, fits
 from .static import OPTION, option_read, static_int
+from .walk import calls as walk_calls
 from .walk import start
 
 
@@ -29,25 +31,20 @@ class CheckError(Exception):
         self.hint = hint
 
 
+class CheckErrors(CheckError):
+    """Every error found in one expression, in the order of their places (the first is this one's)."""
+
+    def __init__(self, errors: list[CheckError]) -> None:
+        first = errors[0]
+        super().__init__(first.message, first.at, first.hint)
+        self.errors = errors
+
+
 ELEMENT = {"cards": "card", "zone": "card", "players": "player"}
 
 # Counts in effects and `repeat` are refused above this: no game needs more, and
 # a huge literal (`skip(1000000000)`) would stall a game instead of failing it.
 MAX_COUNT = 10_000
-
-# Types with the same run-time values: a colour is a string, a pile is a list of
-# cards, a player is a seat number. Values of other pairs of types never compare equal.
-_RUNTIME = {"color": "str", "zone": "cards", "player": "int"}
-TYPE_WORDS = {"card": "a card", "cards": "a list of cards", "zone": "a list of cards", "player": "a player",
-              "players": "a list of players", "color": "a colour", "int": "a number", "bool": "true or false",
-              "str": "a string"}
-
-
-def comparable(a: str, b: str) -> bool:
-    """Can values of static types `a` and `b` ever be equal?"""
-    return "any" in (a, b) or "none" in (a, b) or _RUNTIME.get(a, a) == _RUNTIME.get(b, b)
-
-
 
 @dataclass
 class Context:
@@ -67,12 +64,15 @@ class Context:
     # (what it is, for the message: "`kind` of a choice", its values in the order to show them).
     domains: Mapping[str, tuple[str, tuple[Any, ...]]] = field(default_factory=dict)
     warnings: list[tuple[ast.At, str, str | None]] = field(default_factory=list)
-
-
+    kind_fields: KindFields = field(default_factory=dict)  # what a kind test guarantees (narrow.py)
+    functions: Mapping[str, Function | None] = field(default_factory=dict)  # `define:` (None: in error)
+    expansions: dict[int, ast.Node] = field(default_factory=dict)  # a call of a function → its body put in place
+    nullable: bool = False  # after check(): the expression's value may be none
 
 
 class Checker:
-    """Walks a tree once, raising CheckError at the first problem."""
+    """Walks a tree once, collecting every problem (`errors`): a node with an error has the
+    type "any" to what contains it, so one mistake is reported once, at its place."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -81,6 +81,7 @@ class Checker:
         self.nulls: set[int] = set()  # nodes whose value may be none where they stand
         self.known: frozenset[str] = ctx.known  # expressions (by text) tested not to be none here
         self.answers: set[int] = set()  # nodes that read an answer (a choice's `value`): see _answer_words
+        self.errors: list[CheckError] = []
 
     # -- scope ------------------------------------------------------------
     def lookup(self, name: str) -> str | None:
@@ -117,6 +118,9 @@ class Checker:
             case ast.Attr(obj=obj, name=name):
                 card = self.ctx.types.get(id(obj)) in ("card", "any")
                 return card and (id(obj) in self.nulls or name in NULLABLE_ATTRS)
+            case ast.Call(func=func) if func in self.ctx.functions:
+                fn = self.ctx.functions[func]
+                return fn is not None and fn.nullable
             case ast.Call(func=func, args=args):
                 prim = self.ctx.registry.primitives.get(func)
                 if prim is None or not prim.nullable:
@@ -142,8 +146,9 @@ class Checker:
         """Refuse a value that may be none where none would fail at run time."""
         if id(node) in self.nulls:
             text = show(node, 32)
-            raise CheckError(f"{text} may be none here, so it can't be {use}", start(node),
-                             f"test it first: if {text} != none then …, or {text} != none and …")
+            self.errors.append(CheckError(f"{text} may be none here, so it can't be {use}", start(node),
+                                          f"test it first: if {text} != none then …, or {text} != none and …"))
+            self.nulls.discard(id(node))  # reported once
 
     def _narrowed(self, facts: frozenset[str]) -> frozenset[str]:
         previous = self.known
@@ -159,9 +164,15 @@ class Checker:
     # -- entry points -----------------------------------------------------
     def check(self, node: ast.Node, *, stmt: bool = False, in_lambda: bool = False,
               value_only: bool = False) -> str:
-        t = self._check(node, stmt, in_lambda, value_only)
+        try:
+            t = self._check(node, stmt, in_lambda, value_only)
+        except CheckError as err:
+            self.errors.append(err)
+            self.ctx.types[id(node)] = "any"
+            return "any"
         self.ctx.types[id(node)] = t
-        if self._may_be_none(node) and source_text(node) not in self.known:
+        if self._may_be_none(node) and (source_text(node) not in self.known
+                                         or (isinstance(node, ast.Attr) and id(node.obj) in self.nulls)):
             self.nulls.add(id(node))
         return t
 
@@ -217,20 +228,20 @@ class Checker:
                 self._want(c(cond, in_lambda=in_lambda, value_only=value_only), "bool", cond)
                 self._constant(cond)
                 if stmt:
-                    before = self._narrowed(facts(cond, True))
+                    before = self._narrowed(facts(cond, True, self.ctx.kind_fields))
                     self.check(then, stmt=True)
                     self.known = before
                     if orelse is not None:
-                        self._narrowed(facts(cond, False))
+                        self._narrowed(facts(cond, False, self.ctx.kind_fields))
                         self.check(orelse, stmt=True)
                         self.known = before
                     return "none"
                 if orelse is None:
                     raise CheckError("an 'if' used as a value needs an 'else'", node.at)
-                before = self._narrowed(facts(cond, True))
+                before = self._narrowed(facts(cond, True, self.ctx.kind_fields))
                 ta = c(then, in_lambda=in_lambda, value_only=True)
                 self.known = before
-                self._narrowed(facts(cond, False))
+                self._narrowed(facts(cond, False, self.ctx.kind_fields))
                 tb = c(orelse, in_lambda=in_lambda, value_only=True)
                 self.known = before
                 return ta if ta == tb or tb == "none" else (tb if ta == "none" else "any")
@@ -257,7 +268,7 @@ class Checker:
             case ast.While(cond=cond, body=body):
                 self._stmt_only(node, stmt)
                 self._want(c(cond, value_only=True), "bool", cond)
-                before = self._narrowed(facts(cond, True))
+                before = self._narrowed(facts(cond, True, self.ctx.kind_fields))
                 self.check(body, stmt=True)
                 self.known = before
                 return "none"
@@ -298,7 +309,7 @@ class Checker:
 
     def _want(self, actual: str, expected: str, node: ast.Node) -> None:
         if not fits(actual, expected):
-            raise CheckError(f"expected {expected}, got {actual}", node.at)
+            self.errors.append(CheckError(f"expected {expected}, got {actual}", node.at))
 
     def _attr(self, t: str, name: str, node: ast.Node) -> str:
         table = CARD_ATTRS if t == "card" else PLAYER_ATTRS if t == "player" else None
@@ -318,7 +329,7 @@ class Checker:
                 in_lambda: bool, value_only: bool) -> str:
         ta = self.check(a, in_lambda=in_lambda, value_only=value_only)
         if op in ("and", "or"):
-            before = self._narrowed(facts(a, op == "and"))
+            before = self._narrowed(facts(a, op == "and", self.ctx.kind_fields))
             tb = self.check(b, in_lambda=in_lambda, value_only=True)
             self.known = before
             self._want(ta, "bool", a)
@@ -439,7 +450,33 @@ class Checker:
                 return self.ctx.domains.get(name)
         return None
 
+    def _defined(self, node: ast.Call, fn: Function | None, in_lambda: bool, value_only: bool) -> str:
+        """A call of a function the variant defines: its arguments checked, its body put in place."""
+        if fn is None:
+            raise CheckError(f"{node.func}() has an error where it is defined", node.at,
+                             "see the error reported under `define:`")
+        if node.kwargs or len(node.args) != len(fn.params):
+            got = f"{len(node.args)}" + (f" and {len(node.kwargs)} by name" if node.kwargs else "")
+            raise CheckError(f"{fn.name}() takes {len(fn.params)} argument(s), got {got}", node.at,
+                             f"usage: {fn.usage()}")
+        for (param, want), arg in zip(fn.params, node.args, strict=True):
+            t = "a lambda" if isinstance(arg, ast.Lambda) else self.check(arg, in_lambda=in_lambda,
+                                                                           value_only=value_only)
+            asks = next((c for c in walk_calls(arg) if getattr(self.ctx.registry.primitives.get(c.func), "kind",
+                                                                   None) == "choice"), None)
+            if asks is not None:
+                raise CheckError(f"{asks.func}() asks a player, so it can't be an argument of {fn.name}()",
+                                 asks.at, f"ask first into a variable: x = {show(asks, 24)}; {fn.name}(x, …)")
+            if isinstance(arg, ast.Lambda) or not fits(t, want):
+                raise CheckError(f"{fn.name}() wants {TYPE_WORDS[want]} for {param!r}, got {TYPE_WORDS.get(t, t)}",
+                                 start(arg), f"usage: {fn.usage()}")
+            self._no_none(arg, f"{fn.name}()'s argument {param!r}")
+        self.ctx.expansions[id(node)] = expand(fn, node.args, self.ctx.types)
+        return fn.returns
+
     def _call(self, node: ast.Call, stmt: bool, in_lambda: bool, value_only: bool) -> str:
+        if node.func in self.ctx.functions:
+            return self._defined(node, self.ctx.functions[node.func], in_lambda, value_only)
         prim = self.ctx.registry.primitives.get(node.func)
         if prim is None:
             raise CheckError(f"unknown function {node.func!r}", node.at,
@@ -480,9 +517,11 @@ class Checker:
                     raise CheckError(f"{node.func}() wants a lambda for {p.name!r}", arg.at,
                                      "write it as x -> expression")
                 self.scopes.append({})
-                self.bind(arg.param, ELEMENT.get(first_type, "any"), arg.at)
-                body = self.check(arg.body, in_lambda=True, value_only=True)
-                self.scopes.pop()
+                try:
+                    self.bind(arg.param, ELEMENT.get(first_type, "any"), arg.at)
+                    body = self.check(arg.body, in_lambda=True, value_only=True)
+                finally:
+                    self.scopes.pop()
                 if p.name in ("test", "answer") and not fits(body, "bool"):  # a condition, not a value
                     raise CheckError(f"{node.func}()'s {p.name!r} is a condition (true or false); "
                                      f"{show(arg.body)} is {body}", arg.body.at, "compare it, e.g. c -> c.rank == 7")
@@ -533,7 +572,6 @@ class Checker:
             return ELEMENT.get(first_type, "any")
         return prim.returns
 
-
     def _has_options(self, node: ast.Call, returns: str, given: Mapping[str, ast.Node]) -> None:
         """A choice that can offer nothing is a mistake: `choose_player([])`, or a colour
         in a colourless deck."""
@@ -552,5 +590,9 @@ def check(node: ast.Node, ctx: Context, *, program: bool) -> str:
     t = checker.check(node, stmt=program, value_only=not program)
     if not program:
         checker._constant(node)
+    ctx.nullable = id(node) in checker.nulls
+    if checker.errors:
+        unique = {(e.at, e.message): e for e in reversed(checker.errors)}  # the first of each
+        raise CheckErrors(sorted(unique.values(), key=lambda e: e.at))
     return t
 

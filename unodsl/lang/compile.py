@@ -87,7 +87,9 @@ class Compiler:
 
     # -- expressions ------------------------------------------------------
     def expr(self, node: ast.Node, pre: list[Step] | None) -> Fn:
-        """Compile a value; choices inside are lifted into `pre`."""
+        """Compile a value; choices inside are lifted into `pre`. A call of a function the
+        variant defines is compiled as its body put in place (lang/functions.py)."""
+        node = self.ctx.expansions.get(id(node), node)
         run = RUN.get(type(node))
         if run is None:  # pragma: no cover
             raise TypeError(f"cannot compile {node!r}")

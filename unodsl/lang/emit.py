@@ -85,7 +85,9 @@ class ExprEmitter:
 
     def expr(self, node: ast.Node, pre: list[str], indent: str, choose: bool = False) -> str:
         """`node` as a Python expression over `g` (the game) and `e` (the variables).
-        `choose`: `node` is the choice a CHOOSE step asks (else a choice reads its variable)."""
+        `choose`: `node` is the choice a CHOOSE step asks (else a choice reads its variable).
+        A call of a function the variant defines is written as its body put in place."""
+        node = self.ctx.expansions.get(id(node), node)
         emit = EMIT.get(type(node))
         if emit is None:
             raise EmitError(f"cannot emit {type(node).__name__}")

@@ -221,3 +221,16 @@ PLAYER_ATTRS: dict[str, tuple[str, str]] = {
     "score": ("int", "the player's game score so far"),
     "seat": ("int", "the seat number, 0-based, clockwise"),
 }
+
+
+# Types with the same run-time values: a colour is a string, a pile is a list of
+# cards, a player is a seat number. Values of other pairs of types never compare equal.
+_RUNTIME = {"color": "str", "zone": "cards", "player": "int"}
+TYPE_WORDS = {"card": "a card", "cards": "a list of cards", "zone": "a list of cards", "player": "a player",
+              "players": "a list of players", "color": "a colour", "int": "a number", "bool": "true or false",
+              "str": "a string"}
+
+
+def comparable(a: str, b: str) -> bool:
+    """Can values of static types `a` and `b` ever be equal?"""
+    return "any" in (a, b) or "none" in (a, b) or _RUNTIME.get(a, a) == _RUNTIME.get(b, b)

@@ -15,6 +15,7 @@ invented words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -24,6 +25,7 @@ from ..engine.primitives import REGISTRY
 from ..lang import ast
 from ..lang.parse import parse
 from ..lang.static import option_read
+from ..model import Define
 from .clauses import Clause, Part, finish, run_on
 from .inline import code, lit
 from .phrases import said
@@ -63,6 +65,7 @@ class English:
     card: str = "this card"
     fields: Mapping[str, str] = field(default_factory=dict)
     vars: dict[str, str] = field(default_factory=dict)
+    functions: Mapping[str, Define] = field(default_factory=dict)  # the variant's `define:`, by name
 
     # -- entry points --------------------------------------------------------
     def program(self, source: str) -> list[str]:
@@ -138,6 +141,8 @@ class English:
                     return f"the back of {owner}"
                 word = CARD_WORDS.get(attr) or PLAYER_WORDS.get(attr)
                 return f"{possessive(owner)} {word}" if word else quote(node)
+            case ast.Call() if (text := self.defined(node)) is not None:
+                return text
             case ast.Call() if (says := said(self, node)) is not None:
                 if says.noun is not None:
                     return says.noun
@@ -155,6 +160,32 @@ class English:
             case ast.ListExpr(items=items):
                 return join([self.value(i) for i in items])
         return quote(node)
+
+    def defined(self, node: ast.Call) -> str | None:
+        """A call of a function the variant defines: in its words (`says:`, each `{param}`
+        the argument's words), or as its name and its arguments' words."""
+        fn = self.functions.get(node.func)
+        if fn is None or node.kwargs or len(node.args) != len(fn.params):
+            return None
+        values = dict(zip(fn.params, (self.value(a) for a in node.args), strict=True))
+        if fn.says is None:
+            return f"{lit(fn.name.replace('_', ' '))}({', '.join(values.values())})"
+        parts = re.split(r"{([^{}]*)}", " ".join(fn.says.split()))
+        return "".join(values.get(p, lit(f"{{{p}}}")) if i % 2 else lit(p) for i, p in enumerate(parts))
+
+    def definition(self, fn: Define) -> str:
+        """A function's definition as a sentence: its name and parameters, and what it is."""
+        head = f"{lit(fn.name.replace('_', ' '))}({', '.join(code(p) for p in fn.params)})"
+        saved = dict(self.vars)
+        self.vars.update({p: code(p) for p in fn.params})
+        try:
+            node = parse(fn.text)
+            if (isinstance(node, ast.Binary) and node.op not in _ARITH) or (isinstance(node, ast.Unary) and \
+                    node.op == "not"):
+                return f"{head} holds when {self.cond(node)[0].text()}."
+            return f"{head} is {self.value(node)}."
+        finally:
+            self.vars = saved
 
     def noun(self, node: ast.Node) -> str:
         """A value as a sentence's subject (a bare variable keeps its name)."""
@@ -185,6 +216,9 @@ class English:
                 return Clause(None, "always"), Clause(None, "never")
             case ast.Literal(value=False):
                 return Clause(None, "never"), Clause(None, "always")
+            case ast.Call() if (text := self.defined(node)) is not None:
+                fn = self.functions[node.func]
+                return Clause(None, text), Clause(None, f"it is not so that {text}" if fn.says else f"not {text}")
             case ast.Call() if (says := said(self, node)) is not None:
                 if says.clause is not None and says.negative is not None:
                     return says.clause, says.negative

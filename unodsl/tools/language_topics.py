@@ -146,6 +146,13 @@ card.wild or card.color == current_color
   or (previous_top != none and card.symbol == top.symbol)
 ```
 
+A test of a card's kind tells what every card of that kind has: if each kind
+but `wild` has a rank, `c.kind == "wild" or c.rank >= 2` needs no test of the
+rank (this works through `and`, `or`, `not`, `==`, `!=` and `in [...]`).
+
+Every mistake of an expression is reported, each at its own line and column,
+not only the first.
+
 `cut(c -> c.rank)` counts a card whose value is none as 0."""
 
 _CHOICES = """\
@@ -192,6 +199,42 @@ _BOTS = """\
 A rule that depends on an answer is only tested both ways with the random bot
 in the table (the default `greedy,random` does that)."""
 
+_FUNCTIONS = """\
+A test written in several places is written once under `define:`, as a
+**function**: a name, its parameters with their types (`card`, `cards`,
+`player`, `players`, `color`, `int`, `bool`, `str`), and what it `is`, one
+expression over them. Call it by name, in any condition or effect:
+
+```yaml part
+define:
+  same_number:
+    params: {a: card, b: card}
+    is: a.rank != none and a.rank == b.rank
+  pairs:
+    params: {cards: cards, like: card}
+    is: count(cards, c -> same_number(c, like))
+    says: "how many of {cards} have the number of {like}"
+rules:
+  - name: a pair in hand costs a card
+    on: card_played
+    if: any(hand, c -> pairs(hand, c) >= 2) and count(hand) < 5
+    do: draw(player, 1)
+```
+
+A function is checked once, where it is written; each call is checked for the
+number and types of its arguments, at the call (`same_number(card)` is "takes 2
+argument(s), got 1", with the usage as hint). Like a function of the language,
+it can't be given `none` (test first: `top != none and same_number(card, top)`),
+and an argument can't ask a player: ask into a variable first. A function may
+call another, but not itself, directly or through others. Its body only reads
+the game (no effects, no choices); it is worked out afresh at each call, so it
+runs as fast as if its text were written there.
+
+The rulebook writes a call by name, "same number(it, the top card)", or in the
+words of `says:` (each `{param}` the argument's words), and defines each
+function in a section of its own. An overlay's `define:` replaces an inherited
+function of the same name whole, and adds new ones."""
+
 LANGUAGE: dict[str, tuple[str, str]] = {  # name → (title, Markdown)
     "syntax": ("Expressions and programs", _SYNTAX),
     "if": ("if … then … else …", _IF),
@@ -200,6 +243,7 @@ LANGUAGE: dict[str, tuple[str, str]] = {  # name → (title, Markdown)
     "repeat": ("repeat … do …", _REPEAT),
     "lambda": ("Lambdas: x -> …", _LAMBDA),
     "variables": ("Variables: name = …", _VARIABLES),
+    "define": ("Functions: define", _FUNCTIONS),
     "operators": ("Operators and precedence", _OPERATORS),
     "types": ("Types", _TYPES),
     "none": ("none", _NONE),

@@ -95,7 +95,8 @@ class _Book:
 
     def english(self, player: str = "you", card: str = "this card", fields: Mapping[str, str] | None = None
                 ) -> English:
-        return English(frozenset(self.v.kinds), player=player, card=card, fields=dict(fields or {}))
+        return English(frozenset(self.v.kinds), player=player, card=card, fields=dict(fields or {}),
+                       functions={f.name: f for f in self.v.functions})
 
     def blocks(self) -> list[Block]:
         out: list[Block] = [Heading(1, lit(self.v.name))]
@@ -107,8 +108,8 @@ class _Book:
         if self.d.get("source"):
             made += f" Source: {lit(str(self.d['source']))}."
         out.append(Para(f"*{made}*"))
-        for section in (self.players, self.deck, self.setup, self.turn, self.cards, self.rules, self.scoring,
-                        self.options):
+        for section in (self.players, self.deck, self.setup, self.turn, self.functions, self.cards, self.rules,
+                        self.scoring, self.options):
             out += section()
         return out
 
@@ -231,6 +232,14 @@ class _Book:
             if kind.description:
                 out.append(Para(f"*The variant says:* {lit(kind.description)}"))
         return out
+
+    def functions(self) -> list[Block]:
+        """The variant's own functions (`define:`), each defined in a sentence."""
+        if not self.v.functions:
+            return []
+        e = self.english(player="the player", card="the card")
+        return [Heading(2, "Functions"), Para("The rules use these, each written once here:"),
+                Items(tuple(e.definition(f) for f in self.v.functions))]
 
     def rules(self) -> list[Block]:
         raw = self.d.get("rules") or []

@@ -14,7 +14,7 @@ from ..engine.actions import DecisionKind
 from ..engine.events import EVENTS, rule_env
 from ..errors import Diagnostic, did_you_mean
 from ..lang.compile import reads_only_faces
-from ..model import CardKind, DrawRule, Face, Rule, Scoring, Side, Teams, TurnRules, Variant
+from ..model import CardKind, Define, DrawRule, Face, Rule, Scoring, Side, Teams, TurnRules, Variant
 from .design import Design
 from .expressions import Expressions, parse_once
 from .lint import self_applications
@@ -43,13 +43,19 @@ class VariantBuilder:
         x.kinds = frozenset(d["cards"])
         x.colors = frozenset(c for s in sides_raw for c in s.get("colors", []))
         x.sides = len(sides_raw)
-        kinds = {name: self.kind(name) for name in d["cards"]}
+        # The faces first (they read only each kind's points and wildness): what the cards can
+        # be is then known to every expression, the functions' and the cards' own included.
+        shells = {name: CardKind(name, raw["points"], raw.get("wild", False), (), None)
+                  for name, raw in d["cards"].items()}
         before = len(x.diags)
-        sides = tuple(self.side(raw, key, kinds) for raw, key in zip(sides_raw, side_keys, strict=True))
+        sides = tuple(self.side(raw, key, shells) for raw, key in zip(sides_raw, side_keys, strict=True))
         self.deck_ok = len(x.diags) == before  # totals are only meaningful for a deck without errors
         self.sides_fixed = self.deck_ok and not _options_change_cards(d.get("options"))
         if self.sides_fixed:  # what the cards can be, for tests that never hold (a warning)
             x.domains = card_domains(d["cards"], sides)
+            x.kind_fields = kind_fields(sides)
+        x.define(d.get("define") or {})
+        kinds = {name: self.kind(name) for name in d["cards"]}
         self.side_names = tuple(s.name for s in sides)
         players = d["players"]
         if players["min"] > players["max"]:
@@ -85,6 +91,8 @@ class VariantBuilder:
             teams=self.teams(d.get("teams"), players["min"], players["max"]),
             **self.designed(d.get("design") or {}, players["max"]),
             where=x.where,
+            functions=tuple(Define(n, tuple(f.get("params") or {}), f["is"], f.get("says"))
+                            for n, f in (d.get("define") or {}).items()),
         )
 
     def design(self, raw: Mapping[str, Any], max_players: int) -> Design:
@@ -313,6 +321,13 @@ def card_domains(kinds: Iterable[str], sides: Sequence[Side]) -> dict[str, tuple
     return {"card.kind": ("`kind` of a card in this deck", tuple(k for k in kinds if k in on_faces)),
             "card.color": ("`color` of a card in this deck", tuple(colors)),
             "card.rank": ("`rank` of a card in this deck", tuple(ranks))}
+
+
+def kind_fields(sides: Sequence[Side]) -> dict[str, frozenset[str]]:
+    """For each kind, the attributes every card of it has (a rank, a colour): see lang/narrow.py."""
+    faces = [f for s in sides for f in s.faces]
+    return {k: frozenset(a for a in ("rank", "color") if all(getattr(f, a) is not None for f in faces if f.kind == k))
+            for k in dict.fromkeys(f.kind for f in faces)}
 
 
 def _options_change_cards(options: Any) -> bool:

@@ -16,12 +16,14 @@ from typing import Any
 from ..engine.primitives import REGISTRY
 from ..errors import Diagnostic, Pos
 from ..lang import ast
-from ..lang.check import TYPE_WORDS, CheckError, Context, check
+from ..lang.check import CheckError, CheckErrors, Context, check
 from ..lang.compile import Origins, compile_expr, compile_program
+from ..lang.functions import Function, copy, cycles, order
 from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program
 from ..lang.show import show
-from ..lang.signature import fits
+from ..lang.signature import TYPE_WORDS, fits
+from ..lang.static import OPTION
 from ..lang.walk import deepest_loop, depth, start
 from .source import Key, Source
 
@@ -29,6 +31,9 @@ from .source import Key, Source
 _SUBPROGRAMS = {DO: (), LET: (), CHOOSE: (), IF: (2, 3), FOR: (3,), WHILE: (2,), REPEAT: (2,), LOOP: (2,)}
 
 MAX_NESTING = 48  # brackets in an expression, and depth of its syntax tree
+# Parts (syntax nodes) of a function's body with the functions it calls put in place: a chain
+# of functions each using its parameter twice doubles at each step, so it is bounded.
+MAX_FUNCTION = 2_000
 # Loops inside loops: a program is compiled to Python (engine/codegen.py), whose loops and
 # try blocks may nest at most 20 deep (CPython's static limit); deeper programs would pass
 # this check and fail to compile, so the language stops well below it.
@@ -60,6 +65,7 @@ class Expressions:
     options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME → its chosen value
     sides: int = 1  # sides of the deck (flip() needs two)
     domains: Mapping[str, tuple[str, tuple[Any, ...]]] = field(default_factory=dict)  # see Context.domains
+    kind_fields: dict[str, frozenset[str]] = field(default_factory=dict)  # see Context.kind_fields
     diags: list[Diagnostic] = field(default_factory=list)
     trees: dict[Key, ast.Node] = field(default_factory=dict)  # each checked expression
     types: dict[Key, dict[int, str]] = field(default_factory=dict)  # … and its nodes' static types
@@ -68,6 +74,7 @@ class Expressions:
     conditions: list[Fn] = field(default_factory=list)  # every condition compiled …
     programs: list[Program] = field(default_factory=list)  # … and every program
     tokens: int = 0  # words and symbols of the expressions parsed so far (MAX_TOKENS)
+    functions: dict[str, Function | None] = field(default_factory=dict)  # `define:` (None: in error)
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -149,6 +156,55 @@ class Expressions:
             self.where[fn] = (self.at(key, *start(node)), show(node))
         return fn
 
+    def define(self, raw: Mapping[str, Any]) -> None:
+        """Check the functions of `define:`, each after the ones it calls, for the calls in
+        every expression checked after (lang/functions.py)."""
+        bodies: dict[str, ast.Node] = {}
+        for name, spec in raw.items():
+            key = ("define", name)
+            if name in REGISTRY.primitives or name in REGISTRY.names or name == OPTION:
+                self.error(key, f"define: {name!r} is a name of the language", "give your function another name",
+                           on_key=True)
+                continue
+            self.functions[name] = None  # until checked
+            params = spec.get("params") or {}
+            for p in params:
+                if p in REGISTRY.names or p in (OPTION, name):
+                    self.error((*key, "params", p), f"define: {name}'s parameter {p!r} is a name of the language"
+                               if p != name else f"define: {name}'s parameter has the function's own name",
+                               "give the parameter another name", on_key=True)
+            for word in re.findall(r"{([^{}]*)}", spec.get("says") or ""):
+                if word not in params:
+                    self.error((*key, "says"), f"define: {name}'s words name {{{word}}}, which is not a parameter",
+                               f"its parameters: {', '.join(params) or 'none'}")
+            node = self.parse((*key, "is"), spec["is"])
+            if node is not None:
+                bodies[name] = node
+        circles = cycles(bodies)
+        for name, (call, path) in circles.items():
+            through = f" through {', '.join(f'{n}()' for n in path[1:-1])}" if len(path) > 2 else ""
+            self.diags.append(Diagnostic(self.at(("define", name, "is"), *call.at),
+                                         f"{name}() calls itself{through}: a function can't be recursive",
+                                         "say it without the call: a loop over a list (any, count, filter) "
+                                         "or a `while` in an effect"))
+        for name in order({n: b for n, b in bodies.items() if n not in circles}):
+            spec, where = raw[name], ("define", name, "is")
+            params = tuple((p, t) for p, t in (spec.get("params") or {}).items())
+            ctx = self._context(dict(params), effects=False)
+            if any(p in REGISTRY.names or p in (OPTION, name) for p, _ in params) or \
+                    self._check(where, bodies[name], ctx, program=False) is None:
+                continue
+            types: dict[int, str] = {}
+            flat = copy(bodies[name], {}, ctx.types, types, ctx.expansions, frozenset())
+            if depth(flat) > MAX_NESTING or len(types) > MAX_FUNCTION:
+                self.diags.append(Diagnostic(self.at(where, 1, 1), f"{name}() is too big with the functions it calls "
+                                             f"put in place ({len(types):,} parts, {depth(flat)} deep; at most "
+                                             f"{MAX_FUNCTION:,} and {MAX_NESTING})",
+                                             "call fewer functions from it, or split it in two"))
+                continue
+            self.functions[name] = Function(name, params, bodies[name], flat, types, ctx.types[id(bodies[name])],
+                                            ctx.nullable, spec.get("says"))
+
     def parse(self, key: Key, text: str) -> ast.Node | None:
         """The syntax tree of the text at `key`, or None after reporting why not."""
         if self.tokens > MAX_TOKENS:  # reported once, where it was crossed
@@ -194,7 +250,8 @@ class Expressions:
         try:
             t = check(node, ctx, program=program)
         except CheckError as err:
-            self.diags.append(Diagnostic(self.at(key, *err.at), err.message, err.hint))
+            for e in err.errors if isinstance(err, CheckErrors) else [err]:
+                self.diags.append(Diagnostic(self.at(key, *e.at), e.message, e.hint))
             return None
         finally:
             for at, message, hint in ctx.warnings:
@@ -206,7 +263,8 @@ class Expressions:
     def _context(self, env: Mapping[str, str], effects: bool, known: frozenset[str] = frozenset(),
                  fields: Mapping[str, tuple[str, tuple[Any, ...]]] | None = None) -> Context:
         return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options, sides=self.sides,
-                       known=known, domains={**self.domains, **(fields or {})})
+                       known=known, domains={**self.domains, **(fields or {})},
+                       kind_fields=self.kind_fields, functions=self.functions)
 
 
 _EXAMPLES = {"player": "for example left_of(dealer)", "int": "for example -count(hand), or player.score"}

@@ -13,9 +13,9 @@ from typing import Any
 
 from ..errors import Diagnostic, Pos, did_you_mean
 from ..lang import ast
-from ..lang.check import TYPE_WORDS
 from ..lang.parse import LangSyntaxError
 from ..lang.show import show
+from ..lang.signature import TYPE_WORDS
 from ..lang.static import option_read, static_int
 from ..lang.walk import calls, nodes
 from ..model import Face, Side, Variant

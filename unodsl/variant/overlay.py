@@ -4,7 +4,8 @@ Two top-level lists merge instead of replacing, so that an overlay can add to th
 `rules:` merge by `name:` (the same name replaces the inherited rule in place, a
 new name is appended, `{name: X, remove: true}` removes rule X), and `deck:` or
 `sides:` may be written `{add: [...]}` (appended to the inherited groups) or
-`{replace: [...]}`. A plain list there still replaces the inherited one, with a
+`{replace: [...]}`. A function of `define:` given again replaces the inherited one whole
+(its parameters too). A plain list there still replaces the inherited one, with a
 warning: that is how an overlay silently loses what it meant to keep.
 
 The same merge serves `extends:` (a whole file over its base) and `options:` (a
@@ -86,6 +87,9 @@ def _merge(out: Source, base: Any, patch: Any, src: Source, pkey: Key, at: Key) 
             continue
         if not at and name == "rules" and isinstance(value, list):
             base[name] = _merge_rules(out, base.get(name), value, src, child, here)
+        elif at == ("define",) and name in base:  # a function is replaced whole, by its name
+            _forget(out, base.pop(name), here)
+            base[name] = _merge(out, None, value, src, child, here)
         elif not at and name in ENTRY_LISTS:
             merged = _merge_entries(out, base.get(name), value, src, child, here)
             if merged is None:  # a mistake already told, and nothing inherited to keep
