@@ -192,12 +192,15 @@ def test_no_command_module_imports_another_command() -> None:
 # -- events: what is emitted is what is declared --------------------------------
 
 def _emit_calls() -> Iterator[tuple[str, ast.Call]]:
-    """Every `emit(…)` of the engine: in its modules, and in its templates' #emit lines."""
+    """Every `emit(…)` of the engine: in its modules (a game's `g.emit(name, data)`, or the
+    machine's function `emit(g, name, data)` called directly), and in its templates' #emit lines."""
     for path in (PACKAGE / "engine").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "emit"):
                 yield f"{path.name}:{node.lineno}", node
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "emit":
+                yield f"{path.name}:{node.lineno}", ast.Call(node.func, node.args[1:], node.keywords)
     for template in TEMPLATES.values():
         for event, data in template.events():
             told = ast.parse(f"g.emit({event!r}, {data.replace('$', '').replace('@', '')})").body[0]

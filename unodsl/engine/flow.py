@@ -20,8 +20,9 @@ from ..errors import GameError, VariantRuntimeError
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, Program
 from ..model import Variant
 from .actions import DRAW, KEEP, PASS, Decision
-from .machine import PAUSED, decision
-from .table import Table
+from .machine import PAUSED, _value, call, decision, emit, perform, run
+from .state import State
+from .table import advance, game_over, in_order, play, reset_round, score_round, went_out
 from .template import Template, function
 
 Env = dict[str, Any]
@@ -38,46 +39,46 @@ game_on = _step(Template("game_on", step=True, doc="The game goes on until someo
                          value="g.winner is None"))
 
 
-def begin_round(g: Table, e: Env) -> None:
+def begin_round(g: State, e: Env) -> None:
     """A round begins: the table is reset, the dealer chosen, round_start told."""
     g.round += 1
     if g.round > g.max_rounds:
         target = g.variant.scoring.target
         goal = "the game never ended" if target is None else f"no one reached the target score of {target:,}"
         raise GameError(f"{g.max_rounds:,} rounds and {goal}; the variant never ends")
-    g.reset_round()
+    reset_round(g)
     v = g.variant
     pick = v.first_dealer if g.round == 1 else v.next_dealer
     if pick is not None:
-        g.dealer = g._value(pick, g.dealer) % g.n
+        g.dealer = _value(g, pick, g.dealer) % g.n
     g.current = g.dealer
     if "round_start" in g._watch:
-        g.emit("round_start", {"player": g.dealer, "round": g.round})
+        emit(g, "round_start", {"player": g.dealer, "round": g.round})
 
 
-def setup(g: Table, e: Env) -> Any:
+def setup(g: State, e: Env) -> Any:
     """The variant's set-up program, run by the dealer (`player`)."""
-    return PAUSED if g.perform(g.variant.setup, {"player": g.dealer}) else None
+    return PAUSED if perform(g, g.variant.setup, {"player": g.dealer}) else None
 
 
-def end_setup(g: Table, e: Env) -> None:
+def end_setup(g: State, e: Env) -> None:
     """After the set-up (a hand may be empty: a first card's effect), the first player."""
-    if not g.went_out():
-        g.advance()
+    if not went_out(g):
+        advance(g)
 
 
 round_on = _step(Template("round_on", step=True, doc="The round goes on until it has a winner.", body="",
                           value="g.round_winner is None"))
 
 
-def end_round(g: Table, e: Env) -> None:
+def end_round(g: State, e: Env) -> None:
     """The round is scored (round_end); its rules run before the game-end check."""
-    g.score_round()
+    score_round(g)
 
 
-def end_game(g: Table, e: Env) -> None:
+def end_game(g: State, e: Env) -> None:
     """Has someone won the game (a target reached, `game_over`)?"""
-    g.game_over()
+    game_over(g)
 
 
 # -- a turn ---------------------------------------------------------------------------
@@ -146,7 +147,7 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
     globals={"DRAW": DRAW, "PASS": PASS, "decision": decision, "VariantRuntimeError": VariantRuntimeError}))
 
 
-def turn_options(g: Table, p: int) -> tuple[Any, ...]:
+def turn_options(g: State, p: int) -> tuple[Any, ...]:
     """What `p` may do on their turn now (the options of turn_choice)."""
     asked = turn_choice(g, {"player": p})
     return asked.options if type(asked) is Decision else (asked,)  # type: ignore[no-any-return]
@@ -235,7 +236,7 @@ next_turn = _step(Template("next_turn", step=True, doc=(
 
 
 # -- the jump-in offer -----------------------------------------------------------------
-def jump_seats(g: Table, e: Env) -> tuple[int, ...]:
+def jump_seats(g: State, e: Env) -> tuple[int, ...]:
     """Who may jump in on the top card, in turn order after `after` (it is offered once)."""
     top = g.discard_pile[-1] if g.discard_pile else None
     e["_jumper"] = None
@@ -243,22 +244,22 @@ def jump_seats(g: Table, e: Env) -> tuple[int, ...]:
         return ()
     g.offered = top.id
     after = e["after"]
-    return tuple(q for q in g.in_order(after) if q != after)
+    return tuple(q for q in in_order(g, after) if q != after)
 
 
-def jump_choice(g: Table, e: Env) -> Any:
+def jump_choice(g: State, e: Env) -> Any:
     """`_q` may play a card passing `test` out of turn, or pass (asked only with such cards,
     and only until someone has jumped in)."""
     if e["_jumper"] is not None:
         return PASS
     q = e["_q"]
-    plays = [g._plays[c.id] for c in g.hands[q] if g.call(e["test"], c)]
+    plays = [g._plays[c.id] for c in g.hands[q] if call(g, e["test"], c)]
     if not plays:
         return PASS
     return decision((q, "jump", (*plays, PASS), "jump in", g.discard_pile[-1]))
 
 
-def take_over(g: Table, e: Env) -> Any:
+def take_over(g: State, e: Env) -> Any:
     """The jumper takes the turn over: what the turn had pending (skips, another turn, a
     next player) is dropped, their card is played with its effect, play goes on from them."""
     answer = e["_answer"]
@@ -267,19 +268,19 @@ def take_over(g: Table, e: Env) -> Any:
     q = e["_jumper"] = e["_q"]
     g.current = q
     g.skips, g.again, g.next_override, g.bent = 0, False, None, bool(g.out)
-    return PAUSED if g.play(q, answer.card, True) else None
+    return PAUSED if play(g, q, answer.card, True) else None
 
 
-def jumped(g: Table, e: Env) -> bool:
+def jumped(g: State, e: Env) -> bool:
     return e["_jumper"] is not None
 
 
-def jump_again(g: Table, e: Env) -> Any:
+def jump_again(g: State, e: Env) -> Any:
     """Someone jumped in: the offer goes round again, on their card, from them."""
-    return PAUSED if g.run(JUMP_IN, {"test": e["test"], "after": e["_jumper"]}) else None
+    return PAUSED if run(g, JUMP_IN, {"test": e["test"], "after": e["_jumper"]}) else None
 
 
-def seats(g: Table, e: Env) -> tuple[int, ...]:
+def seats(g: State, e: Env) -> tuple[int, ...]:
     return e["_seats"]  # type: ignore[no-any-return]
 
 

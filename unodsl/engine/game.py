@@ -8,8 +8,12 @@ turns built from its settings, flow.py) and a place in each. So a game can be cl
 any decision (`clone`), pickled, rebuilt from its seed and answers (`from_actions`),
 observed and resampled for one player's information.
 
-How it runs is in machine.py (the stack machine) and table.py (cards, seats, legality and
-scores); the programs of the flow are in flow.py.
+A game is composed, not inherited: the state is its fields (state.py, one value); its
+machine (machine.py: programs run, paused and resumed, events told) and its table
+(table.py: cards, seats, legality and scores) are modules of functions of that state,
+each bound here by name as one of its members (so the engine's hot code calls `g.play`
+on the one object it has); and its backend (engine/backends/) is a strategy it holds,
+`_backend`. The programs of the flow are in flow.py.
 """
 
 from __future__ import annotations
@@ -21,20 +25,18 @@ from typing import Any, Protocol
 
 from ..errors import GameError, IllegalAction, UnoDslError
 from ..model import Face, Rule, Variant
+from . import machine, table
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
 from .backends import Backend, backend_of
 from .cards import Card, face_table, make_deck
 from .flow import TURNS
 from .frames import Run, While, copy_stack, new_run
-from .machine import ALL, ASK, PAUSED, WORK_BUDGET, Listener, illegal, loud_flags
+from .machine import ALL, ASK, MAX_TURNS, PAUSED, WORK_BUDGET, Listener, go, illegal, loud_flags, replay_command
 from .reach import Game as Reach
-from .state import COPIES, RESET, START, ZONES
-from .table import Table
+from .state import COPIES, RESET, START, ZONES, State, generator
 from .view import OpponentView, PlayerView, outward
 
 __all__ = ["ASK", "MAX_TURNS", "PAUSED", "Chooser", "Game", "Listener", "replay_command"]
-
-MAX_TURNS = 5_000  # a round's turns before it is a runaway (the default)
 
 
 class Chooser(Protocol):
@@ -47,8 +49,36 @@ class Chooser(Protocol):
     def choose(self, game: Game, decision: Decision) -> Any: ...
 
 
-class Game(Table):
-    """One game of a variant: zones, turn order, scores, one seeded RNG."""
+class Game(State):
+    """One game of a variant: zones, turn order, scores, one seeded RNG.
+
+    Its fields are the state (state.py); its members below are its machine's and its
+    table's operations, each a function of the state bound by name (the primitives reach
+    those declared in engine/reach.py); its backend is the field `_backend`."""
+
+    # -- its machine (machine.py): programs run, paused, resumed; events told; faults placed
+    pause, ask, _refused, _chosen = machine.pause, machine.ask, machine._refused, machine._chosen
+    emit, watching, drain = machine.emit, machine.watching, machine.drain
+    run, perform, call = machine.run, machine.perform, machine.call
+    for_items, repeats, endless = machine.for_items, machine.repeats, staticmethod(machine.endless)
+    charge, fault, replay_command = machine.charge, machine.fault, machine.replay_of
+    _value, _holds = machine._value, machine._holds
+    # -- its table (table.py): cards played, drawn and shuffled
+    play, after_rules, draw, draw_one, _draw = table.play, table.after_rules, table.draw, table.draw_one, table._draw
+    refill, shuffle, turn_over, by_labels = table.refill, table.shuffle, table.turn_over, table.by_labels
+    zones, zone_name, reset_round = table.zones, table.zone_name, table.reset_round
+    # hands: what is shown, an emptied hand
+    took_from_hand, reveal, shown, hands_moved = table.took_from_hand, table.reveal, table.shown, table.hands_moved
+    _still_shown, went_out = table._still_shown, table.went_out
+    # seats and whose turn is next
+    seated, next_in, seats_from, in_order = table.seated, table.next_in, table.seats_from, table.in_order
+    team = table.team
+    put_out, win_round, advance, advance_bent = table.put_out, table.win_round, table.advance, table.advance_bent
+    # what may be played
+    playable, allows, matching_faces, blame = table.playable, table.allows, table.matching_faces, table.blame
+    amount, runaway = table.amount, table.runaway
+    # scores
+    add_score, score_round, game_over = table.add_score, table.score_round, table.game_over
 
     def __init__(self, variant: Variant, players: int, seed: int = 0, *,
                  max_turns: int = MAX_TURNS, max_rounds: int = 1_000, record: bool = False,
@@ -103,8 +133,8 @@ class Game(Table):
         self._queue = deque()
         self._answers = []  # every answer given to a decision with a choice in it
         self._stack = [new_run((variant.flow[0], 0, {}, 0))]  # the continuation; its top is the last frame
-        self._paused = []  # the frames of a pause, innermost first (see Machine.pause)
-        self._go(None)
+        self._paused = []  # the frames of a pause, innermost first (see machine.pause)
+        go(self, None)
 
     def _first_start(self, variant: Variant, players: int, seed: int) -> None:
         """The start of a game whose values are not known yet for this variant and table
@@ -142,7 +172,7 @@ class Game(Table):
         self._newly_out = frozenset()  # those put out since the turn began
         self.emptied = None  # the first hand emptied since the last check (see went_out)
         self.winner = None  # the game's winner (the first in seat order when several tie)
-        self.winners = ()  # every winner: more than one team on a tie (see Table._winners)
+        self.winners = ()  # every winner: more than one team on a tie (see table._winners)
         self.replayable = True  # the seed and the answers tell the game (not after arrange or resample)
         self._running = False  # a step is running (agents answer inside it): the state is not whole
         self.decision = None
@@ -202,11 +232,7 @@ class Game(Table):
     @property
     def rng(self) -> random.Random:
         """The game's own generator (deals, shuffles, cuts); a clone copies it on first use."""
-        if self._rng_shared:
-            rng = random.Random()
-            rng.setstate(self._rng.getstate())
-            self._rng, self._rng_shared = rng, False
-        return self._rng
+        return generator(self)
 
     @property
     def actions(self) -> list[Any]:
@@ -237,7 +263,7 @@ class Game(Table):
         if not is_answer(d, choice):
             raise illegal(d, choice)
         self._answers.append(choice)
-        self._go(choice)
+        go(self, choice)
 
     def autoplay(self, agents: Sequence[Chooser], rounds: int | None = None) -> None:
         """Let `agents` (one per seat) answer every decision until the game ends, or
@@ -415,12 +441,7 @@ class Game(Table):
         rounds = self.variant.flow[0][0]  # the game's loop of rounds; a round, from its turns
         env: dict[str, Any] = {}
         self._stack = [While(rounds, env, None), Run(rounds[2], TURNS, env, 0)]
-        self._go(None)
-
-    def replay_command(self, agents: Sequence[str] = ()) -> str:
-        """The `unodsl run` command that plays this game again (with these agents' names)."""
-        return replay_command(self.variant.file, self.seed, self.n, agents, self.max_turns,
-                              [(o.name, o.value) for o in self.variant.options])
+        go(self, None)
 
     def _make_deck(self) -> Deck:
         """The faces of each physical card, one per side, and the cards of each side
@@ -489,23 +510,6 @@ def rules_by_event(variant: Variant, cache: dict[str, Any]) -> dict[str, tuple[R
         subs[rule.event] = (*subs.get(rule.event, ()), rule)
     cache["rules_by_event"] = subs
     return subs
-
-
-def replay_command(file: str, seed: int, players: int, agents: Sequence[str], max_turns: int,
-                   options: Iterable[tuple[str, Any]], agent_seed: int | None = None) -> str:
-    """The `unodsl run` command that plays a game again: every option named, a switch
-    on or off and a number option at its value, and the agents' seed when it is not
-    the game's (`unodsl run` seeds the agents with the game's seed by default)."""
-    parts = ["unodsl", "run", file, "--seed", str(seed), "-p", str(players)]
-    if agents:
-        parts += ["-a", ",".join(agents)]
-    if agent_seed is not None and agent_seed != seed:
-        parts += ["--agent-seed", str(agent_seed)]
-    if max_turns != MAX_TURNS:
-        parts += ["--max-turns", str(max_turns)]
-    for name, value in options:
-        parts += ["-o", f"{name}={('on' if value else 'off') if isinstance(value, bool) else value}"]
-    return " ".join(parts)
 
 
 def _fits(game: Game) -> Reach:

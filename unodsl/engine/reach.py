@@ -22,7 +22,7 @@ from ..model import Variant
 from .cards import Card
 from .flow import JUMP_IN
 from .machine import PAUSED, decision
-from .table import Table
+from .table import playable as _playable
 
 Env = dict[str, Any]
 
@@ -109,7 +109,7 @@ class Game(Protocol):
 
 
 # The table's own legality test is the language's `playable` (one text: a template).
-playable: Callable[[Game, Card, int], bool] = Table.playable
+playable: Callable[[Game, Card, int], bool] = _playable
 
 # And what an effect gives or runs: PAUSED (it started a program that waits for a player),
 # a decision to put, the jump-in offer (a program of the flow).

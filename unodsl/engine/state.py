@@ -189,3 +189,13 @@ class State:
     _fires: Any
     team_of: tuple[int, ...] | None
     teams: tuple[tuple[int, ...], ...]
+
+
+def generator(g: State) -> random.Random:
+    """The game's own generator (deals, shuffles, cuts): a clone shares its original's
+    until either uses it, and then takes a copy (see COPIES; `Game.rng`)."""
+    if g._rng_shared:
+        rng = random.Random()
+        rng.setstate(g._rng.getstate())
+        g._rng, g._rng_shared = rng, False
+    return g._rng
