@@ -12,8 +12,10 @@ import pytest
 
 from tests.helpers import ROOT, VARIANTS, classic_with
 from unodsl import Game, load_variant, make_agents, play_game
+from unodsl.engine import machine, table
 from unodsl.engine.cards import Card
 from unodsl.engine.events import EVENTS, EVERYONE, visible_to
+from unodsl.engine.state import State
 from unodsl.engine.template import TEMPLATES
 from unodsl.players.narrator import Narrator
 
@@ -310,6 +312,23 @@ def test_game_is_the_top_of_the_engine() -> None:
     graph = import_graph()
     assert "unodsl.engine.game" in graph["unodsl"]  # (the graph sees this import)
     assert sorted(m for m, ts in graph.items() if "unodsl.engine.game" in ts and m.startswith("unodsl.engine")) == []
+
+
+def test_game_is_composed_of_its_machine_and_table_not_a_chain_of_classes() -> None:
+    """Game's one base is its state (state.State: the fields, no behaviour). Its machine and
+    its table are modules of functions of the state, not classes a game descends from:
+    game.py binds each operation it offers by name, the function itself (no second body),
+    and no class of the engine's parts extends the state."""
+    assert Game.__mro__ == (Game, State, object)
+    assert [k for k, v in vars(State).items() if callable(v) and not k.startswith("__")] == []
+    parts = {m.__name__: m for m in (machine, table)}
+    bound = {name: getattr(member, "__func__", member) for name, member in vars(Game).items()}
+    bound = {name: fn for name, fn in bound.items() if getattr(fn, "__module__", None) in parts}
+    assert {"emit", "run", "ask", "play", "draw", "playable", "advance"} <= set(bound)
+    for name, fn in bound.items():
+        assert getattr(parts[fn.__module__], fn.__name__) is fn, f"Game.{name} is not its part's own function"
+    for module in parts.values():
+        assert not [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, State) and c is not State]
 
 
 def test_primitives_reach_a_game_through_its_interface_alone() -> None:

@@ -1,5 +1,5 @@
 """A draw of several cards. When no one listens to card_drawn or hand_changed, the
-cards are taken in one slice (Table._draw); when someone does, one at a time, each
+cards are taken in one slice (table._draw); when someone does, one at a time, each
 told. Both take the same cards, top first, into the same places."""
 
 from __future__ import annotations

@@ -62,10 +62,9 @@ class Game(State):
     run, perform, call = machine.run, machine.perform, machine.call
     for_items, repeats, endless = machine.for_items, machine.repeats, staticmethod(machine.endless)
     charge, fault, replay_command = machine.charge, machine.fault, machine.replay_of
-    _value, _holds = machine._value, machine._holds
     # -- its table (table.py): cards played, drawn and shuffled
     play, after_rules, draw, draw_one, _draw = table.play, table.after_rules, table.draw, table.draw_one, table._draw
-    refill, shuffle, turn_over, by_labels = table.refill, table.shuffle, table.turn_over, table.by_labels
+    refill, shuffle, turn_over = table.refill, table.shuffle, table.turn_over
     zones, zone_name, reset_round = table.zones, table.zone_name, table.reset_round
     # hands: what is shown, an emptied hand
     took_from_hand, reveal, shown, hands_moved = table.took_from_hand, table.reveal, table.shown, table.hands_moved
@@ -413,7 +412,7 @@ class Game(State):
         """Set up a position by card labels ("red 7", "wild draw four") and start
         `current`'s turn there (a recorded log restarts from here). `discard` ends with the top card; `draw` starts with
         the next card drawn; every other card goes under the draw pile."""
-        zones = self.by_labels({"discard": discard, "draw": draw, **{f"hand {p}": h for p, h in hands.items()}})
+        zones = table.by_labels(self, {"discard": discard, "draw": draw, **{f"hand {p}": h for p, h in hands.items()}})
         for p, hand in enumerate(self.hands):
             hand[:] = zones.get(f"hand {p}", [])
         self.discard_pile[:] = zones["discard"]

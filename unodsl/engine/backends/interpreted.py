@@ -4,7 +4,7 @@ as its op runs it (engine/ops/). The reference backend, which the generated code
 
 `perform` runs a program from a step to its end, or until a player must be asked: then
 every level the stop returns through leaves the frame that goes on from where it stood
-(Machine.pause), and the stack machine (engine/machine.py) resumes them with the answer.
+(machine.pause), and the stack machine (engine/machine.py) resumes them with the answer.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def perform(g: Any, program: Program, env: Env, start: int = 0, leave: int = 0) 
     """Run `program` from step `start` to its end (False), or until a player must be
     asked (True: the frames that finish it are in the pause). Each step runs as its op
     says (engine/ops/); the rules it queued run after it. `leave`: finishing ends a level
-    of nesting (see Machine.run)."""
+    of nesting (see machine.run)."""
     i = start - 1
     step: Any = None
     try:  # free unless something fails: then the failing step is known

@@ -1,7 +1,7 @@
 """CHOOSE: a question put to a player (or answered at once), its answer bound to a variable.
 
 The rules queued before the question run first; a question with one option, or asked of
-an agent inside the engine's loop, is answered at once (Machine.ask); otherwise the game
+an agent inside the engine's loop, is answered at once (machine.ask); otherwise the game
 stops there, and the answer is bound when it comes.
 """
 

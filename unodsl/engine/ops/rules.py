@@ -1,6 +1,6 @@
 """Rules: an event told queues each rule that waits for it and whose condition holds, with
 its own copy of the event's fields (rule_fired told, when asked for); the queue runs after
-the step that told it (Machine.drain). How the interpreter fires them (run_fire) beside how
+the step that told it (machine.drain). How the interpreter fires them (run_fire) beside how
 the generated module writes it (emit_fire: one function per event, its rules unrolled, each
 condition in place and read from the fields, copied only when the condition binds a
 variable).
