@@ -56,7 +56,6 @@ def illegal(d: Decision, choice: Any) -> IllegalAction:
     return IllegalAction(f"{shown[:80]} is not a legal choice for player {d.player} ({d.kind}); legal: {legal}")
 
 
-
 # -- running the stack ------------------------------------------------------
 def go(g: State, answer: Any) -> None:
     """Give `answer` to the waiting frame on top (None: nothing waits, at the
@@ -168,7 +167,7 @@ def _refused(g: State, error: Exception) -> Any:
 def _chosen(g: State, d: Decision, answer: Any) -> None:
     if "choice" in g._watch:
         emit(g, "choice", {"player": d.player, "kind": d.kind, "value": answer_value(answer),
-                             "prompt": d.prompt})
+                           "prompt": d.prompt})
 
 
 # -- events ---------------------------------------------------------------

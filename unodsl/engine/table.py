@@ -31,7 +31,6 @@ _points = attrgetter("points")
 _ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
 
 
-
 # -- cards ----------------------------------------------------------------------
 play = function(Template("play", doc=(
     "`p` plays `card`: put down, the rules that queued, then its on_play (unless not `effect`); "
@@ -490,7 +489,7 @@ def amount(g: State, amount: Any, p: int) -> Any:
     value = _value(g, amount, p)
     if value is None or value < 0:
         raise fault(g, RuntimeFault(f"the number of cards to draw is {value}; it must be 0 or more"),
-                          amount)
+                    amount)
     return value
 
 
@@ -561,7 +560,7 @@ def game_over(g: State) -> None:
         g.winner = g.winners[0]
         if "game_end" in g._watch:
             emit(g, "game_end", {"player": g.winner, "winners": list(g.winners),
-                                   "scores": list(g.scores), "team": team(g, g.winner)})
+                                 "scores": list(g.scores), "team": team(g, g.winner)})
     if g._stop_after is not None and len(g.round_turns) >= g._stop_after:
         g._agents = None  # autoplay's rounds are done: the next decision waits
 
