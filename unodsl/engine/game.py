@@ -151,25 +151,11 @@ class Game(State):
             deck = self._make_deck()
         self._pairing, self._decks, self._all_plays = deck
         self.side = 0
-        self.direction = 1
         self.current = 0
         self.dealer = 0
         self.round = 0
-        self.turns = 0
-        self.current_color = None
-        self.previous_top = None
-        self.penalty = 0
-        self.penalty_answer = None
-        self.skips = 0
-        self.again = False
-        self.next_override = None
-        self.bent = False  # the next turn is not simply the next seat's (see flow.advance)
-        self.offered = None  # the top card last offered for out-of-turn plays (its id)
-        self.round_winner = None
-        self.out = frozenset()  # the players out of the round (see eliminate)
-        self.out_of_game = frozenset()  # those out of every round to come too
-        self._newly_out = frozenset()  # those put out since the turn began
-        self.emptied = None  # the first hand emptied since the last check (see went_out)
+        self.out_of_game = frozenset()  # the players out of every round to come (see eliminate)
+        table.start_round(self)  # the rest of where a round starts, as every round does
         self.winner = None  # the game's winner (the first in seat order when several tie)
         self.winners = ()  # every winner: more than one team on a tie (see table._winners)
         self.replayable = True  # the seed and the answers tell the game (not after arrange or resample)

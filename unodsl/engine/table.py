@@ -215,6 +215,15 @@ def reset_round(g: State) -> None:
     for flags in g.flags:
         flags.clear()
     g.revealed.clear()
+    if g.played is not None:
+        g.played = [0] * len(g.played)
+    start_round(g)
+
+
+def start_round(g: State) -> None:
+    """What every round starts with (a new game's first too): play goes clockwise, no
+    colour to match and no top card before it, nothing pending, no winner yet, no turn
+    played, everyone in but those out of the game."""
     g.direction = 1
     g.current_color = None
     g.previous_top = None
@@ -224,13 +233,11 @@ def reset_round(g: State) -> None:
     g.again = False
     g.next_override = None
     g.round_winner = None
-    g.emptied = None
-    g.offered = None
+    g.emptied = None  # the first hand emptied since the last check (see went_out)
+    g.offered = None  # the top card last offered for out-of-turn plays (its id)
     g.turns = 0
-    if g.played is not None:
-        g.played = [0] * len(g.played)
-    g.out, g._newly_out = g.out_of_game, frozenset()
-    g.bent = bool(g.out)
+    g.out, g._newly_out = g.out_of_game, frozenset()  # those put out since the turn began
+    g.bent = bool(g.out)  # the next turn is not simply the next seat's (see flow.advance)
 
 
 # -- hands ----------------------------------------------------------------------
