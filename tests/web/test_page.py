@@ -121,6 +121,7 @@ def test_the_uno_button_calls_uno_and_catches_a_missed_call(tmp_path: Path, chro
         p1.page.click('#options button[data-what="no"]')  # P1 forgets to call
         # P2 may catch the missed call: with the UNO button
         p2.page.wait_for_function("() => !document.getElementById('uno').disabled")
+        p1.page.wait_for_function("() => document.getElementById('uno').disabled")  # (each page hears it in its turn)
         assert uno(p2) == "catch" and uno(p1) == ""
         p2.page.click("#uno", force=True)  # (force: it pulses, so it is never "stable" for Playwright)
         p1.page.wait_for_function("() => state.you.hand.length === 3")  # P1 drew two for it
