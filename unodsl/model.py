@@ -66,11 +66,58 @@ class DrawRule:
 
 
 @dataclass(frozen=True, slots=True)
+class Zone:
+    """A place cards lie (`zones:`): shared by the table or one per player; who sees its
+    cards (everyone, no one, or its owner only); a pile (only its top is addressed) or a
+    row (each card visible to those who see it, and a target of its own); how many cards it
+    holds at most. The four built-in zones are declarations too (BUILTIN_ZONES)."""
+
+    name: str
+    owner: Literal["table", "player"] = "table"
+    shows: Literal["all", "none", "owner"] = "all"
+    shape: Literal["pile", "row"] = "pile"
+    capacity: int | None = None
+    builtin: bool = False
+    description: str = ""
+
+
+BUILTIN_ZONES = (
+    Zone("draw_pile", shows="none", builtin=True, description="the face-down draw pile"),
+    Zone("discard_pile", builtin=True, description="the discard pile, face up"),
+    Zone("aside", builtin=True, description="cards set aside, face up, emptied each round"),
+    Zone("hand", owner="player", shows="owner", builtin=True, description="each player's hand"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayWay:
+    """A play the turn offers (`turn: plays:`): between `least` and `most` cards from the
+    player's hand, onto `onto` (a pile: its top is the target; a row: one of its cards is),
+    put on `to`; legal when `legal` holds (`cards`, `target`, `player`), each card's `same`
+    value alike (none: not in such a play); then `then` runs (effects). A play onto the
+    discard pile plays each card in turn, as a one-card play does."""
+
+    name: str
+    least: int
+    most: int
+    onto: str
+    to: str
+    row: bool
+    legal: Fn | None
+    same: Fn | None
+    then: Program
+    text: str = ""  # its `legal:` as written, for the rulebook
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class TurnRules:
-    match: Fn
+    match: Fn | None  # None: no one-card play onto the discard pile (only the declared plays)
     draw: DrawRule
     must_play_if_able: bool = False
     match_is_pure: bool = False  # reads only the card's and top's faces and current_color
+    plays: tuple[PlayWay, ...] = ()
+    plays_per_turn: int = 1  # plays a turn may hold (with `plays:`), each onto another target
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +294,7 @@ class Variant:
     # whole game, and the jump-in offer.
     flow: tuple[Program, ...] = field(default=(), compare=False, repr=False)
     functions: tuple[Define, ...] = ()  # `define:`, in the file's order
+    zones: tuple[Zone, ...] = BUILTIN_ZONES  # the built-in zones, then those of `zones:`
 
     @property
     def deck_size(self) -> int:

@@ -30,7 +30,7 @@ def test_a_primitive_has_no_second_body_as_text() -> None:
     fields = {f.name for f in dataclasses.fields(Primitive)} | {f.name for f in dataclasses.fields(BuiltinName)}
     assert not fields & {"inline", "items"}
     folds = {p.name for p in REGISTRY.primitives.values() if p.fold is not None}
-    assert folds == {"any", "all", "count", "filter"}
+    assert folds == {"any", "all", "count", "sum", "filter"}
     assert all(p.impl is p.fold.run for p in REGISTRY.primitives.values() if p.fold is not None)
     hot = {"top", "current_color", "hand", "players", "draw_pile", "discard_pile"}
     assert hot <= {n.name for n in REGISTRY.names.values() if n.reads is not None}

@@ -20,6 +20,18 @@ class Play(NamedTuple):
         return f"play {self.card.label}"
 
 
+class Lay(NamedTuple):
+    """Make the declared play `way` (`turn: plays:`): `cards` from hand, in this order,
+    onto `target` (the top of a pile, or a card of a row)."""
+
+    way: str
+    cards: tuple[Card, ...]
+    target: Card
+
+    def __str__(self) -> str:
+        return f"{self.way}: {' + '.join(c.label for c in self.cards)} on {self.target.label}"
+
+
 class _Word:
     """A one-word action; each word exists once, so identity is equality."""
 
@@ -38,7 +50,7 @@ class _Word:
 
 
 DRAW, KEEP, PASS = (_Word(w) for w in ACTION_WORDS)  # draw (or take the penalty); keep the card drawn; pass
-Action = Play | _Word
+Action = Play | Lay | _Word
 
 
 class Decision(NamedTuple):
@@ -64,7 +76,7 @@ class Kind(NamedTuple):
     help: str  # what it means, for a person asked it
 
 
-_PLAYS = frozenset({Play, _Word})
+_PLAYS = frozenset({Play, Lay, _Word})
 
 # Every kind of decision, once. A new kind is a line here, its Literal above, and the
 # program or primitive that asks it (and, if it wants its own words, the narrator's line).
@@ -106,12 +118,15 @@ def answer_value(choice: Any) -> Any:
         return choice.card
     if kind is _Word:
         return choice.word
+    if kind is Lay:
+        return list(choice.cards)
     return choice
 
 
 def encode_answer(choice: Any) -> Any:
     """An answer as plain data: a played or chosen card by its id, an action by its
-    word, a colour, seat or yes/no as itself. (Unambiguous within one decision.)"""
+    word, a declared play as [its name, its cards' ids, its target's id], a colour,
+    seat or yes/no as itself. (Unambiguous within one decision.)"""
     kind = type(choice)
     if kind is Play:
         return choice.card.id
@@ -119,6 +134,8 @@ def encode_answer(choice: Any) -> Any:
         return choice.id
     if kind is _Word:
         return choice.word
+    if kind is Lay:  # the play's name, its cards' ids in order, the target's id
+        return [choice.way, [c.id for c in choice.cards], choice.target.id]
     return choice
 
 

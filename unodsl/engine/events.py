@@ -141,6 +141,11 @@ def hand_zone(seat: int) -> str:
     return f"hand {seat}"
 
 
+def seat_zone(name: str, seat: int) -> str:
+    """The name of a seat's zone of `zones:` among a table's zones ("stock 2")."""
+    return f"{name} {seat}"
+
+
 def zone_seat(name: str) -> int | None:
     """The seat whose hand the zone `name` is (None: not a hand)."""
     head, _, seat = name.partition(" ")
@@ -218,6 +223,15 @@ EVENTS: dict[str, Event] = {
                           english="a card is played", narration="{player} plays {card}",
                           moves=(Move(hand(), pile("discard_pile"), 1),),
                           card=Field("card", "the card played")),
+    "cards_played": _event("a play of `turn: plays:` is made: cards from a hand onto a target, before their "
+                           "effects", english="a declared play is made",
+                           narration="{player} plays {cards} on {target} ({play})",
+                           moves=(Move(hand(), named("to"), "count"),),
+                           play=Field("str", "the play's name"),
+                           cards=Field("cards", "the cards played, in order"),
+                           target=Field("card", "the card played onto (a pile's top, or a card of a row)"),
+                           to=Field("str", "the zone the cards go to", zone=True),
+                           count=Field("int", "how many cards")),
     "card_drawn": _event("a player draws a card", english="a card is drawn",
                          narration=("{player} draws {card}", "{player} draws a card"),
                          moves=(Move(*_TO_HAND, 1),),
@@ -388,7 +402,7 @@ class Words(Protocol):
 
 
 _SLOT = re.compile(r"\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}")
-_KINDS = {"player": "player", "players": "players", "card": "card", "color": "color"}
+_KINDS = {"player": "player", "players": "players", "card": "card", "cards": "cards", "color": "color"}
 
 
 def slots(template: str) -> list[str]:
@@ -428,6 +442,9 @@ def zone_words(name: str, player: Any) -> str:
     seat = zone_seat(name)
     if seat is not None:
         return f"{player(seat)}'s hand"
+    head, _, number = name.rpartition(" ")
+    if head and number.isdigit():  # a player's zone of `zones:` ("stock 2")
+        return f"{player(int(number))}'s {head.replace('_', ' ')}"
     return {"aside": "the cards set aside", "cards": "cards"}.get(name, "the " + name.replace("_", " "))
 
 

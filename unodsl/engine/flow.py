@@ -19,8 +19,9 @@ from typing import Any
 from ..errors import GameError, VariantRuntimeError
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, Program
 from ..model import Variant
-from .actions import DRAW, KEEP, PASS, Decision
+from .actions import DRAW, KEEP, PASS, Decision, Lay, Play
 from .machine import PAUSED, _value, call, decision, emit, perform, run
+from .plays import lays
 from .state import State
 from .table import advance, game_over, in_order, play, reset_round, score_round, went_out
 from .template import Template, function
@@ -130,6 +131,8 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
                     $env['card'] = $c
                     if g._match(g, $env) and ($c.legal_if is None or $c.legal_if(g, $env)):
                         $options.append($plays[$c.id])
+            #if declared_plays:
+                $options += g.lays($p)
             #if not must_play or not $options:
                 #if draw_allowed_if:
                     if g._draw_rule.allowed_if(g, {'player': $p}):
@@ -219,9 +222,15 @@ act = _step(Template("act", step=True, doc=(
     "The card chosen is played (or, when nothing else is possible, the player passes)."), body="""
     $action = @_action
     $paused = False
-    if $action is not PASS:
-        #call $paused = play(@player, $action.card, True)
-""", pauses="$paused", globals={"PASS": PASS, "PAUSED": PAUSED}))
+    #if declared_plays:
+        if type($action) is Lay:
+            $paused = g.lay(@player, $action)
+        elif $action is not PASS:
+            #call $paused = play(@player, $action.card, True)
+    #else:
+        if $action is not PASS:
+            #call $paused = play(@player, $action.card, True)
+""", pauses="$paused", globals={"PASS": PASS, "PAUSED": PAUSED, "Lay": Lay}))
 
 end_turn = _step(Template("end_turn", step=True, doc="The turn is over (turn_end).", body="""
     #if loud_turn and watched(turn_end):
@@ -233,6 +242,36 @@ next_turn = _step(Template("next_turn", step=True, doc=(
     if g.emptied is None or not g.went_out():
         #call advance()
 """))
+
+
+# -- the declared plays (`turn: plays:`) ----------------------------------------------------
+def begin_plays(g: State, e: Env) -> None:
+    """No target has been played onto yet this turn."""
+    g.laid = ()
+
+
+def more_plays(g: State, e: Env) -> bool:
+    """After a declared play, another (onto another target, up to plays_per_turn), if
+    one can be made; after a draw that may be played, a play with the card drawn."""
+    action = e["_action"]
+    if action is PASS or type(action) is Play or g.emptied is not None or g.winner is not None:
+        return False
+    if len(g.laid) >= g.variant.turn.plays_per_turn:
+        return False
+    p = e["player"]
+    if action is DRAW:
+        drawn = e.get("_drawn")
+        if g.variant.turn.draw.then == "keep" or not drawn or drawn[-1] not in g.hands[p]:
+            return False
+        e["_lays"] = lays(g, p, drawn[-1])
+    else:
+        e["_lays"] = lays(g, p)
+    return bool(e["_lays"])
+
+
+def more_choice(g: State, e: Env) -> Any:
+    """Another declared play, or stop (pass)."""
+    return decision((e["player"], "turn", (*e["_lays"], PASS), "another play", None))
 
 
 # -- the jump-in offer -----------------------------------------------------------------
@@ -298,8 +337,11 @@ def turn_program(variant: Variant) -> Program:
     after: Program = (() if then == "keep" else ((DO, must_play_drawn, HERE),) if then == "must_play"
                       else ((CHOOSE, "_keep", offer_drawn, HERE), (DO, play_drawn, HERE)))
     drawing = ((LET, "_drawn", draw_for_turn, HERE), *after)
-    return ((DO, begin_turn, HERE), (CHOOSE, "_action", turn_choice, HERE),
-            (IF, is_draw, drawing, ((DO, act, HERE),), HERE), (DO, end_turn, HERE), (DO, next_turn, HERE))
+    turn: Program = ((CHOOSE, "_action", turn_choice, HERE), (IF, is_draw, drawing, ((DO, act, HERE),), HERE))
+    if variant.turn.plays:
+        more = ((CHOOSE, "_action", more_choice, HERE), (DO, act, HERE))
+        turn = ((DO, begin_plays, HERE), *turn, (LOOP, more_plays, more, HERE))
+    return ((DO, begin_turn, HERE), *turn, (DO, end_turn, HERE), (DO, next_turn, HERE))
 
 
 TURNS = 3  # the place of the turns' loop in a round (a position arranged by hand starts there)

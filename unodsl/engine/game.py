@@ -25,7 +25,8 @@ from typing import Any, Protocol
 
 from ..errors import GameError, IllegalAction, UnoDslError
 from ..model import Face, Rule, Variant
-from . import machine, table
+from . import machine, plays, table
+from . import zones as zoning
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
 from .backends import Backend, backend_of
 from .cards import Card, face_table, make_deck
@@ -65,7 +66,8 @@ class Game(State):
     # -- its table (table.py): cards played, drawn and shuffled
     play, after_rules, draw, draw_one, _draw = table.play, table.after_rules, table.draw, table.draw_one, table._draw
     refill, shuffle, turn_over = table.refill, table.shuffle, table.turn_over
-    zones, zone_name, reset_round = table.zones, table.zone_name, table.reset_round
+    zones, zone_name, room, reset_round = zoning.zones, zoning.zone_name, zoning.room, table.reset_round
+    lays, lay = plays.lays, plays.lay
     # hands: what is shown, an emptied hand
     took_from_hand, reveal, shown, hands_moved = table.took_from_hand, table.reveal, table.shown, table.hands_moved
     _still_shown, went_out = table._still_shown, table.went_out
@@ -108,6 +110,9 @@ class Game(State):
         self.discard_pile = []
         self.aside = []
         self.hands = [[] for _ in range(players)]
+        self.places = {z.name: [] for z in variant.zones if not z.builtin and z.owner == "table"}
+        self.seat_places = {z.name: [[] for _ in range(players)] for z in variant.zones
+                            if not z.builtin and z.owner == "player"}
         self.flags = [set() for _ in range(players)]
         self.revealed = {}  # cards shown to everyone (reveal), by id: the seat holding each
         self.scores = [0] * players
@@ -179,7 +184,7 @@ class Game(State):
         subs = cache.get("rules_by_event")
         self._subs = rules_by_event(variant, cache) if subs is None else subs
         self._legal_env = {}
-        self._match = variant.turn.match
+        self._match = variant.turn.match or zoning.never  # (only the declared plays: no card matches)
         # A pure match depends on faces and the colour only: memoised for the variant, by
         # the top card's face (its id; the last entry for no top card), then by colour.
         memo = cache.get("matching")
@@ -187,6 +192,7 @@ class Game(State):
             memo = cache["matching"] = [{} for _ in range(len(face_table(variant, backend)) + 1)]
         self._memo = memo
         self._must_play = variant.turn.must_play_if_able
+        self._ways = variant.turn.plays
         self._draw_rule = variant.turn.draw
         self.team_of, self.teams = _team_tables(variant, self.n)
 
@@ -296,6 +302,14 @@ class Game(State):
         hands = state["hands"] = [h[:] for h in self.hands]
         for old, copy in zip(self.hands, hands, strict=True):
             zones[id(old)] = copy
+        if self.places or self.seat_places:
+            places = state["places"] = {name: z[:] for name, z in self.places.items()}
+            seat_places = state["seat_places"] = {name: [z[:] for z in zs] for name, zs in self.seat_places.items()}
+            for name, z in self.places.items():
+                zones[id(z)] = places[name]
+            for name, zs in self.seat_places.items():
+                for old, copy in zip(zs, seat_places[name], strict=True):
+                    zones[id(old)] = copy
         for name, copier in COPIES.items():
             state[name] = copier(state[name])
         for name, fresh in RESET.items():
@@ -398,12 +412,13 @@ class Game(State):
         """Set up a position by card labels ("red 7", "wild draw four") and start
         `current`'s turn there (a recorded log restarts from here). `discard` ends with the top card; `draw` starts with
         the next card drawn; every other card goes under the draw pile."""
-        zones = table.by_labels(self, {"discard": discard, "draw": draw, **{f"hand {p}": h for p, h in hands.items()}})
+        zones = zoning.by_labels(self, {"discard": discard, "draw": draw, **{f"hand {p}": h for p, h in hands.items()}})
         for p, hand in enumerate(self.hands):
             hand[:] = zones.get(f"hand {p}", [])
         self.discard_pile[:] = zones["discard"]
         self.draw_pile[:] = zones["draw"]
         self.aside.clear()
+        zoning.clear_places(self)
         for flags in self.flags:
             flags.clear()
         self.revealed.clear()

@@ -38,6 +38,7 @@ Kind = Literal["start", "derived", "game", "table", "zone", "envs", "reset", "sp
 FIELDS: dict[str, Kind] = {
     # the table, copied by a clone
     "draw_pile": "zone", "discard_pile": "zone", "aside": "zone", "hands": "table",
+    "places": "table", "seat_places": "table",
     "flags": "table", "revealed": "table", "scores": "table", "round_turns": "table", "_answers": "table",
     "events": "table", "played": "table",
     # where the game stands: frames and queued rules hold programs' variables
@@ -47,14 +48,15 @@ FIELDS: dict[str, Kind] = {
     "round": "start", "turns": "start", "current_color": "start", "previous_top": "start",
     "penalty": "start", "penalty_answer": "start", "skips": "start", "again": "start",
     "next_override": "start", "bent": "start", "offered": "start", "round_winner": "start", "out": "start",
-    "out_of_game": "start", "_newly_out": "start", "emptied": "start", "winner": "start", "winners": "start",
+    "out_of_game": "start", "laid": "start",
+    "_newly_out": "start", "emptied": "start", "winner": "start", "winners": "start",
     "replayable": "start", "decision": "start", "_rng_shared": "start", "_depth": "start", "_work": "start",
     "_work_turn": "start", "_running": "start", "_loud_play": "start", "_tell_play": "start",
     "_loud_draw": "start", "_loud_turn": "start",
     # made from the variant
     "variant": "derived", "_pairing": "derived", "_decks": "derived", "_all_plays": "derived",
     "cards": "derived", "_plays": "derived", "_subs": "derived", "_match": "derived", "_memo": "derived",
-    "_must_play": "derived",
+    "_must_play": "derived", "_ways": "derived",
     "_draw_rule": "derived", "_backend": "derived", "_perform": "derived", "_fires": "derived",
     "team_of": "derived", "teams": "derived", "_legal_env": "derived",
     # given to each game
@@ -92,6 +94,9 @@ RESET: dict[str, Callable[[], Any]] = {
     "listeners": list, "_agents": lambda: None, "_agent_error": lambda: None, "_stop_after": lambda: None,
     "_paused": list,
 }
+# The zones of `zones:`: the table's by name, and each player's by name then seat (a
+# clone copies them as it does hands: see Game.clone).
+PLACES = ("places", "seat_places")
 # How a clone copies each field of the table (zones and hands keep their identity map: see Game.clone).
 COPIES: dict[str, Callable[[Any], Any]] = {
     "flags": lambda flags: [set(f) for f in flags],
@@ -102,7 +107,7 @@ COPIES: dict[str, Callable[[Any], Any]] = {
     "events": lambda events: None if events is None else events[:],
     "played": lambda played: None if played is None else played[:],
 }
-assert set(COPIES) | {"hands"} == {k for k, kind in FIELDS.items() if kind == "table"}
+assert set(COPIES) | {"hands", *PLACES} == {k for k, kind in FIELDS.items() if kind == "table"}
 assert set(RESET) == {k for k, kind in FIELDS.items() if kind == "reset"}
 
 
@@ -122,6 +127,8 @@ class State:
     discard_pile: list[Card]
     aside: list[Card]
     hands: list[list[Card]]
+    places: dict[str, list[Card]]  # the zones of `zones:` shared by the table
+    seat_places: dict[str, list[list[Card]]]  # the zones of `zones:` one per player, by seat
     flags: list[set[str]]
     revealed: dict[int, int]
     scores: list[int]
@@ -144,6 +151,7 @@ class State:
     round_winner: int | None
     out: frozenset[int]
     out_of_game: frozenset[int]
+    laid: tuple[int | str, ...]  # what this turn's declared plays went onto: row cards' ids, piles' names
     _newly_out: frozenset[int]
     emptied: int | None
     winner: int | None
@@ -183,6 +191,7 @@ class State:
     _memo: list[dict[str | None, frozenset[int]]] | None
     _legal_env: dict[str, Any]
     _must_play: bool
+    _ways: tuple[Any, ...]  # the variant's declared plays (`turn: plays:`)
     _draw_rule: DrawRule
     _backend: Backend  # how programs run (engine/backends/): its perform and fires are read often, so held here
     _perform: Perform

@@ -15,15 +15,15 @@ from math import floor
 from operator import attrgetter
 from typing import Any
 
-from ..errors import RunawayRound, RuntimeFault, UnoDslError, VariantRuntimeError
+from ..errors import RunawayRound, RuntimeFault, VariantRuntimeError
 from ..lang.compile import MAX_INT
 from ..lang.program import Program
 from .cards import Card
-from .events import hand_zone
 from .frames import new_run
 from .machine import _holds, _value, emit, fault
 from .state import State, generator
 from .template import Template, function
+from .zones import by_labels, clear_places
 
 _points = attrgetter("points")
 
@@ -162,42 +162,13 @@ def turn_over(g: State, side: int) -> None:
     g.draw_pile.reverse()
     g.discard_pile.reverse()
     g.aside.reverse()
+    if g.places or g.seat_places:
+        piles = {z.name for z in g.variant.zones if z.shape == "pile"}
+        for name, zs in [*((n, [z]) for n, z in g.places.items()), *g.seat_places.items()]:
+            for zone in zs:
+                zone[:] = [cards[c.id] for c in (reversed(zone) if name in piles else zone)]
     if g.previous_top is not None:
         g.previous_top = cards[g.previous_top.id]
-
-
-def zones(g: State) -> dict[str, list[Card]]:
-    """Every zone by name: the piles, the aside area and each hand."""
-    zones = {"draw_pile": g.draw_pile, "discard_pile": g.discard_pile, "aside": g.aside}
-    zones.update({hand_zone(p): h for p, h in enumerate(g.hands)})
-    return zones
-
-
-def zone_name(g: State, zone: list[Card]) -> str:
-    for name, z in zones(g).items():
-        if z is zone:
-            return name
-    return "cards"
-
-
-def by_labels(g: State, wanted: Mapping[str, Sequence[str]]) -> dict[str, list[Card]]:
-    """Pick physical cards by label for each zone; the rest go to "draw" (under)."""
-    free: dict[str, list[Card]] = {}
-    for card in reversed(g.cards):
-        free.setdefault(card.label, []).append(card)
-    out: dict[str, list[Card]] = {}
-    for zone, labels in wanted.items():
-        picked = []
-        for label in labels:
-            if not free.get(label):
-                known = ", ".join(sorted(free)[:8])
-                raise UnoDslError(f"no card {label!r} left for {zone} (labels look like: {known} …)")
-            picked.append(free[label].pop())
-        out[zone] = picked
-    rest = [c for cards in free.values() for c in cards]
-    rest.sort(key=lambda c: c.id)
-    out["draw"] = rest + out.get("draw", [])[::-1]
-    return out
 
 
 def reset_round(g: State) -> None:
@@ -211,6 +182,7 @@ def reset_round(g: State) -> None:
         turn_over(g, 0)
     for zone in (g.discard_pile, g.aside, *g.hands):
         zone.clear()
+    clear_places(g)
     g.draw_pile[:] = g.cards
     for flags in g.flags:
         flags.clear()
@@ -236,6 +208,7 @@ def start_round(g: State) -> None:
     g.emptied = None  # the first hand emptied since the last check (see went_out)
     g.offered = None  # the top card last offered for out-of-turn plays (its id)
     g.turns = 0
+    g.laid = ()
     g.out, g._newly_out = g.out_of_game, frozenset()  # those put out since the turn began
     g.bent = bool(g.out)  # the next turn is not simply the next seat's (see flow.advance)
 

@@ -67,6 +67,7 @@ FACTS: Mapping[str, Fact] = {
                             "the turn's draw has a condition"),
     "draw_one": Fact("g._draw_rule.count == 1", lambda v: type(v.turn.draw.count) is int and v.turn.draw.count == 1,
                      "the turn's draw (no penalty, not until playable) is one card"),
+    "declared_plays": Fact("g._ways", lambda v: bool(v.turn.plays), "the turn offers plays of `turn: plays:`"),
     "rules": Fact(None, lambda v: bool(v.rules), "the variant has rules (they may queue)"),
     "loud_turn": Fact("g._loud_turn", _rules_on("turn_start", "turn_end", "choice"),
                       "a turn's events or choices are watched"),

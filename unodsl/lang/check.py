@@ -7,15 +7,15 @@ right closure without inspecting values at run time.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import did_you_mean
 from . import ast
+from .context import ELEMENT, MAX_COUNT, Context
 from .functions import Function, expand
-from .narrow import KindFields, facts
+from .narrow import facts
 from .show import listing, show, source_text
-from .signature import ACTION_WORDS, CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, TYPE_WORDS, Registry, comparable, fits
+from .signature import ACTION_WORDS, CARD_ATTRS, NULLABLE_ATTRS, PLAYER_ATTRS, TYPE_WORDS, comparable, fits
 from .static import OPTION, option_read, static_int
 from .walk import calls as walk_calls
 from .walk import start
@@ -40,36 +40,6 @@ class CheckErrors(CheckError):
         self.errors = errors
 
 
-ELEMENT = {"cards": "card", "zone": "card", "players": "player"}
-
-# Counts in effects and `repeat` are refused above this: no game needs more, and
-# a huge literal (`skip(1000000000)`) would stall a game instead of failing it.
-MAX_COUNT = 10_000
-
-@dataclass
-class Context:
-    """What an expression may use where it stands in the variant file."""
-
-    registry: Registry
-    env: Mapping[str, str]  # names the engine binds here (player, card, event fields)
-    kinds: frozenset[str]
-    colors: frozenset[str]
-    effects: bool  # effects and choices allowed (an effect program), or a condition
-    types: dict[int, str] = field(default_factory=dict)
-    options: Mapping[str, bool | int] = field(default_factory=dict)  # option.NAME: the variant's option values
-    sides: int = 1  # sides of the deck: flip() needs two
-    known: frozenset[str] = frozenset()  # expressions never none here (`card.rank` of a numbered kind)
-    # The only values some expressions can take, for `x == literal` that never holds (a warning):
-    # "card.NAME" for attribute NAME of any card, or an event field's name; each maps to
-    # (what it is, for the message: "`kind` of a choice", its values in the order to show them).
-    domains: Mapping[str, tuple[str, tuple[Any, ...]]] = field(default_factory=dict)
-    warnings: list[tuple[ast.At, str, str | None]] = field(default_factory=list)
-    kind_fields: KindFields = field(default_factory=dict)  # what a kind test guarantees (narrow.py)
-    functions: Mapping[str, Function | None] = field(default_factory=dict)  # `define:` (None: in error)
-    expansions: dict[int, ast.Node] = field(default_factory=dict)  # a call of a function → its body put in place
-    nullable: bool = False  # after check(): the expression's value may be none
-
-
 class Checker:
     """Walks a tree once, collecting every problem (`errors`): a node with an error has the
     type "any" to what contains it, so one mistake is reported once, at its place."""
@@ -90,10 +60,15 @@ class Checker:
                 return scope[name]
         if name in self.ctx.env:
             return self.ctx.env[name]
+        if name in self.ctx.zones:
+            return "zone"
         builtin = self.ctx.registry.names.get(name)
         return builtin.type if builtin else None
 
     def bind(self, name: str, type_: str, at: ast.At, maybe_none: bool = False) -> None:
+        if name in self.ctx.zones:
+            raise CheckError(f"{name!r} is a zone of this variant and can't be assigned", at,
+                             "choose another name for your variable")
         if name in self.ctx.registry.names or name in self.ctx.env or name == OPTION:
             raise CheckError(f"{name!r} is a built-in name and can't be assigned", at,
                              "choose another name for your variable")
@@ -156,7 +131,7 @@ class Checker:
         return previous
 
     def all_names(self) -> set[str]:
-        names = set(self.ctx.env) | set(self.ctx.registry.names)
+        names = set(self.ctx.env) | set(self.ctx.registry.names) | set(self.ctx.zones)
         for scope in self.scopes:
             names |= set(scope)
         return names
@@ -312,6 +287,8 @@ class Checker:
             self.errors.append(CheckError(f"expected {expected}, got {actual}", node.at))
 
     def _attr(self, t: str, name: str, node: ast.Node) -> str:
+        if t in ("player", "any") and self.ctx.zones.get(name):
+            return "zone"  # p.stock: a zone of each player's
         table = CARD_ATTRS if t == "card" else PLAYER_ATTRS if t == "player" else None
         if table is None:
             if t == "any":
@@ -321,6 +298,8 @@ class Checker:
                 raise CheckError(f"unknown attribute {name!r}", node.at, did_you_mean(name, known))
             raise CheckError(f"a {t} has no attributes (tried .{name})", node.at)
         if name not in table:
+            if t == "player":
+                table = {**table, **{z: ("zone", "") for z, mine in self.ctx.zones.items() if mine}}
             raise CheckError(f"a {t} has no attribute {name!r}", node.at,
                              did_you_mean(name, table) or f"a {t} has: {', '.join(table)}")
         return table[name][0]

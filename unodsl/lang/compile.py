@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast
-from .check import Context
+from .context import Context
 from .nodes.operators import MAX_INT, OPERATORS
 from .nodes.protocols import Origin, Origins
 from .nodes.table import RUN

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from . import ast
-from .check import Context
+from .context import Context
 from .nodes.base import EmitError, literal
 from .nodes.protocols import Origin
 from .nodes.table import EMIT

@@ -13,7 +13,7 @@ from typing import Any
 from rich.markup import escape
 
 from ..engine.cards import Card
-from ..engine.events import EVENTS, narrate, visible_to, zone_seat, zone_words
+from ..engine.events import EVENTS, narrate, visible_to, zone_words
 from ..engine.game import Game
 
 # Display styles for common colour names; any other colour is shown in bold.
@@ -83,11 +83,13 @@ class Narrator:
             return ", ".join(self.who(p) for p in value)
         if kind == "card" or isinstance(value, Card):
             return card_text(value)
+        if kind == "cards":
+            return " and ".join(card_text(c) for c in value)
         if kind == "color":
             return color_text(value)
         if kind == "zone":
             name = str(value)
-            return zone_words(name, self.who) if zone_seat(name) is not None else escape(zone_words(name, str))
+            return zone_words(name, self.who) if name[-1:].isdigit() else escape(zone_words(name, str))
         return escape(str(value))
 
     def told(self, name: str, d: dict[str, Any]) -> str:

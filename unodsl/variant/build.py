@@ -19,6 +19,7 @@ from .design import Design
 from .expressions import Expressions, parse_once
 from .lint import self_applications
 from .source import Key
+from .table import read_plays, read_zones
 
 DEFAULT_MATCH = "card.wild or card.color == current_color or card.symbol == top.symbol"
 CARD_ENV = {"player": "player", "card": "card"}
@@ -43,6 +44,7 @@ class VariantBuilder:
         x.kinds = frozenset(d["cards"])
         x.colors = frozenset(c for s in sides_raw for c in s.get("colors", []))
         x.sides = len(sides_raw)
+        zones = read_zones(x, d.get("zones") or {})
         # The faces first (they read only each kind's points and wildness): what the cards can
         # be is then known to every expression, the functions' and the cards' own included.
         shells = {name: CardKind(name, raw["points"], raw.get("wild", False), (), None)
@@ -64,7 +66,8 @@ class VariantBuilder:
         rnd = d["round"]
         turn = d.get("turn", {})
         draw = turn.get("draw", {})
-        match = x.condition(("turn", "match"), CARD_ENV, default=DEFAULT_MATCH)
+        only_plays = "plays" in turn and "match" not in turn  # the declared plays, and no one-card play
+        match = None if only_plays else x.condition(("turn", "match"), CARD_ENV, default=DEFAULT_MATCH)
         match_tree = x.trees.get(("turn", "match")) if "match" in turn else parse_once(DEFAULT_MATCH)
         return Variant(
             name=d["name"], file=x.src.file,
@@ -76,9 +79,11 @@ class VariantBuilder:
                                     default="left_of(dealer)", want=DEALER),
             setup=x.program(("round", "setup"), PLAYER_ENV),
             turn=TurnRules(
-                match=match or (lambda g, e: False),
+                match=None if only_plays else match or (lambda g, e: False),
                 must_play_if_able=turn.get("must_play_if_able", False),
-                match_is_pure=match_tree is not None and reads_only_faces(match_tree),
+                match_is_pure=only_plays or (match_tree is not None and reads_only_faces(match_tree)),
+                plays=read_plays(x, turn.get("plays") or [], zones),
+                plays_per_turn=turn.get("plays_per_turn", 1),
                 draw=DrawRule(count=self.amount(("turn", "draw", "count"), 1),
                               until_playable=draw.get("until_playable", False),
                               max=self.amount(("turn", "draw", "max"), None),
@@ -91,6 +96,7 @@ class VariantBuilder:
             teams=self.teams(d.get("teams"), players["min"], players["max"]),
             **self.designed(d.get("design") or {}, players["max"]),
             where=x.where,
+            zones=zones,
             functions=tuple(Define(n, tuple(f.get("params") or {}), f["is"], f.get("says"))
                             for n, f in (d.get("define") or {}).items()),
         )

@@ -16,7 +16,8 @@ from typing import Any
 from ..engine.primitives import REGISTRY
 from ..errors import Diagnostic, Pos
 from ..lang import ast
-from ..lang.check import CheckError, CheckErrors, Context, check
+from ..lang.check import CheckError, CheckErrors, check
+from ..lang.context import Context
 from ..lang.compile import Origins, compile_expr, compile_program
 from ..lang.functions import Function, copy, cycles, order
 from ..lang.parse import LangSyntaxError, TooDeep, parse
@@ -75,6 +76,7 @@ class Expressions:
     programs: list[Program] = field(default_factory=list)  # … and every program
     tokens: int = 0  # words and symbols of the expressions parsed so far (MAX_TOKENS)
     functions: dict[str, Function | None] = field(default_factory=dict)  # `define:` (None: in error)
+    zones: dict[str, bool] = field(default_factory=dict)  # the zones of `zones:` → one per player?
 
     def error(self, key: Key, message: str, hint: str | None = None, *, on_key: bool = False) -> None:
         pos = self.src.key_pos(key) if on_key else self.src.pos(key)
@@ -264,7 +266,7 @@ class Expressions:
                  fields: Mapping[str, tuple[str, tuple[Any, ...]]] | None = None) -> Context:
         return Context(REGISTRY, env, self.kinds, self.colors, effects, options=self.options, sides=self.sides,
                        known=known, domains={**self.domains, **(fields or {})},
-                       kind_fields=self.kind_fields, functions=self.functions)
+                       kind_fields=self.kind_fields, functions=self.functions, zones=self.zones)
 
 
 _EXAMPLES = {"player": "for example left_of(dealer)", "int": "for example -count(hand), or player.score"}

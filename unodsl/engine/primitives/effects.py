@@ -137,16 +137,25 @@ def give(g: Game, giver: int, receiver: int, card: Card | None) -> None:
         says=Says(clause=("", "put the top {count:cards} of {source:zone} {target:onto}"), cases=(
             ("count:one", Says(clause=("", "put the top card of {source:zone} {target:onto}"))),)))
 def move(g: Game, source: list[Card], target: list[Card], count: int, at: str) -> None:
-    """Move `count` cards from the top of `source` to the top (or `at: "bottom"`) of `target`."""
-    moved = [source.pop() for _ in range(min(_count(count), len(source)))]
+    """Move `count` cards from the top of `source` to the top (or `at: "bottom"`) of `target`
+    (as many as there are, and as `target` has room for: see `zones:`' capacity)."""
+    count = min(_count(count), len(source))
+    room = g.room(target)
+    moved = [source.pop() for _ in range(count if room is None else min(count, room))]
     _put(g, moved, source, target, at)
 
 
 @effect(f"source: zone, target: zone, at: {AT} = 'top'", says=("", "put all of {source:zone} {target:onto}"))
 def move_all(g: Game, source: list[Card], target: list[Card], at: str) -> None:
-    """Move every card of `source` onto `target`, keeping their order."""
-    moved = source[::-1]
-    source.clear()
+    """Move every card of `source` onto `target`, keeping their order (the top ones, as
+    many as `target` has room for)."""
+    room = g.room(target)
+    if room is not None and room < len(source):
+        moved = source[:-room - 1:-1] if room else []
+        del source[len(source) - room:]
+    else:
+        moved = source[::-1]
+        source.clear()
     _put(g, moved, source, target, at)
 
 

@@ -84,6 +84,10 @@ def put_all(g: Game, cards: list[Card], zone: list[Card], at: str) -> None:
     zones = [z for z in g.zones().values() if any(c.id in wanted for c in z)]
     shown = {c.id: c for z in zones for c in z}  # each card as it shows now, even if read before a flip
     moved = list({c.id: shown[c.id] for c in cards if c.id in shown}.values())
+    room = g.room(zone)
+    if room is not None:
+        moved = [c for c in moved if c not in zone][:room]  # (those already there stay, and take no room)
+        wanted = {c.id for c in moved}
     if not moved:
         return
     counts = []

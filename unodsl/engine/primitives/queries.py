@@ -6,7 +6,7 @@ Each docstring is the function's entry in the generated language reference.
 from __future__ import annotations
 
 from ...lang.nodes.forms import Reads
-from ...lang.nodes.lambdas import ALL, ANY, COUNT, FILTER
+from ...lang.nodes.lambdas import ALL, ANY, COUNT, FILTER, SUM
 from ...lang.signature import Says
 from ..cards import Card
 from ..reach import Game
@@ -45,6 +45,16 @@ fold(COUNT, "items: any, test: fn = none", returns="int",
 
 
 fold(FILTER, "items: any, test: fn", elem="same", says=Says(noun="the {test:plural} in {items:zone}"))
+
+
+fold(SUM, "items: any, test: fn", returns="int", says=Says(noun="the sum of {test} over {items:zone}"))
+
+
+@query("items: cards", returns="card", none=True, says=Says(noun="the first of {items}"))
+def first(g: Game, items: list[Card]) -> Card | None:
+    """The first card of a list (the bottom of a pile; the first of a play's cards), or
+    none if it is empty."""
+    return items[0] if items else None
 
 
 @query("zone: cards", returns="card", none=True, says=Says(noun="the top card of {zone}"))

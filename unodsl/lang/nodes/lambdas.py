@@ -1,6 +1,6 @@
 """Lambdas: `x -> body`, given to a query (a callable of one value, evaluated per item) or
 to an effect (a Lambda, data the game may keep: a stackable draw keeps its test); and the
-folds over items with a test, `any`, `all`, `count` and `filter`, each declared here once
+folds over items with a test, `any`, `all`, `count`, `sum` and `filter`, each declared here once
 (forms.Fold): its function, and the comprehension generated code writes where the test is
 a lambda written in the call (`any(hand, c -> c.wild)`: `any(l_c.wild for l_c in …)`).
 """
@@ -36,6 +36,11 @@ def count(g: Any, items: list[Any], test: Pred | None) -> int:
     return len(items) if test is None else sum(1 for x in items if test(x))
 
 
+def sum_(g: Any, items: Iterable[Any], test: Pred) -> int:
+    """The total of `test`'s number for each item (`sum(cards, c -> c.rank)`)."""
+    return sum(map(test, items))
+
+
 def filter_(g: Any, items: Iterable[Any], test: Pred) -> list[Any]:
     """The items for which `test` holds, in order."""
     return [x for x in items if test(x)]
@@ -44,6 +49,7 @@ def filter_(g: Any, items: Iterable[Any], test: Pred) -> list[Any]:
 ANY = Fold(any_, "any({body} for {var} in {items})")
 ALL = Fold(all_, "all({body} for {var} in {items})")
 COUNT = Fold(count, "sum(1 for {var} in {items} if {body})")
+SUM = Fold(sum_, "sum({body} for {var} in {items})")
 FILTER = Fold(filter_, "[{var} for {var} in {items} if {body}]")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Protocol
 
 from .. import ast
-from ..check import Context
+from ..context import Context
 from ..program import Fn, Step
 
 

@@ -11,7 +11,7 @@ import operator
 from typing import Any
 
 from .. import ast
-from ..check import Context
+from ..context import Context
 from ..program import Fn, Step
 from ..signature import CARD_ATTRS
 from ..static import option_read
@@ -38,6 +38,8 @@ def run_name(c: Compiling, node: ast.Name, pre: Pre) -> Fn:
 def name_fn(c: Compiling, name: str) -> Fn:
     """A built-in name's function (made from the field it reads, if it declares one), or a
     variable's read."""
+    if name in c.ctx.zones and name not in c.ctx.env:
+        return zone_fn(name, c.ctx.zones[name], None)
     builtin = c.ctx.registry.names.get(name)
     if builtin is not None and name not in c.ctx.env:
         getter: Fn = builtin.getter
@@ -45,10 +47,28 @@ def name_fn(c: Compiling, name: str) -> Fn:
     return c.read(name)
 
 
+def zone_fn(name: str, mine: bool, seat: Fn | None) -> Fn:
+    """A zone of `zones:` read: the table's, or a player's (`player`'s, or `seat`'s)."""
+    if not mine:
+        return lambda g, e: g.places[name]
+    if seat is None:
+        return lambda g, e: g.seat_places[name][e["player"]]
+    return lambda g, e: g.seat_places[name][seat(g, e)]
+
+
+def zone_text(name: str, mine: bool, seat: str | None) -> str:
+    """A zone of `zones:` read, as code (see zone_fn)."""
+    if not mine:
+        return f"g.places[{literal(name)}]"
+    return f"g.seat_places[{literal(name)}][{seat or 'e[' + literal('player') + ']'}]"
+
+
 def emit_name(w: Writing, node: ast.Name, pre: list[str], ind: str, choose: bool) -> str:
     name = node.id
     if name in w.locals:  # c, a lambda's parameter
         return f"l_{name}"
+    if name in w.ctx.zones and name not in w.ctx.env:
+        return zone_text(name, w.ctx.zones[name], None)
     return builtin_text(w, name, items=False) or f"e[{literal(name)}]"
 
 
@@ -86,6 +106,8 @@ def run_attr(c: Compiling, node: ast.Attr, pre: Pre) -> Fn:
         name, get = field[0], operator.attrgetter(field[1])
         return lambda g, e: get(e[name])
     obj, type_ = c.expr(node.obj, pre), c.ctx.types.get(id(node.obj), "any")
+    if c.ctx.zones.get(node.name) and _of_player(type_, node.name):
+        return zone_fn(node.name, True, obj)
     if _of_player(type_, node.name):
         if node.name == "hand":
             return lambda g, e: g.hands[obj(g, e)]
@@ -105,6 +127,8 @@ def emit_attr(w: Writing, node: ast.Attr, pre: list[str], ind: str, choose: bool
     if option_read(node) is not None:
         return literal(w.ctx.options[name])
     obj, type_ = node.obj, w.ctx.types.get(id(node.obj), "any")
+    if w.ctx.zones.get(name) and _of_player(type_, name):
+        return zone_text(name, True, w.expr(obj, pre, ind))
     if _of_player(type_, name):
         if name == "hand":
             return f"g.hands[{w.expr(obj, pre, ind)}]"

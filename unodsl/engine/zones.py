@@ -1,0 +1,76 @@
+"""The zones of a table: every zone by name (the built-in ones, each hand, and those of
+`zones:`), a zone's name, the declared ones emptied, the room a zone has left; and
+cards picked by label (a position arranged by hand)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import UnoDslError
+from .cards import Card
+from .events import hand_zone, seat_zone
+from .state import State
+
+
+def zones(g: State) -> dict[str, list[Card]]:
+    """Every zone by name: the piles, the aside area, each hand, then the zones of
+    `zones:` (a player's as "NAME SEAT", as hands are)."""
+    zones = {"draw_pile": g.draw_pile, "discard_pile": g.discard_pile, "aside": g.aside}
+    zones.update({hand_zone(p): h for p, h in enumerate(g.hands)})
+    if g.places or g.seat_places:
+        zones.update(g.places)
+        zones.update({seat_zone(name, p): z for name, zs in g.seat_places.items() for p, z in enumerate(zs)})
+    return zones
+
+
+def clear_places(g: State) -> None:
+    """Empty the zones of `zones:` (a new round: every card goes back to the deck)."""
+    for z in g.places.values():
+        z.clear()
+    for zs in g.seat_places.values():
+        for z in zs:
+            z.clear()
+
+
+def room(g: State, zone: list[Card]) -> int | None:
+    """How many more cards `zone` takes (its declared capacity less what it holds), or
+    None without a limit."""
+    for z in g.variant.zones:
+        if z.capacity is not None:
+            held = [g.places[z.name]] if z.owner == "table" else g.seat_places[z.name]
+            if any(h is zone for h in held):
+                return max(0, z.capacity - len(zone))
+    return None
+
+
+def never(g: State, e: dict[str, Any]) -> bool:
+    """The match of a variant that plays only its declared plays: no card matches alone."""
+    return False
+
+
+def zone_name(g: State, zone: list[Card]) -> str:
+    for name, z in zones(g).items():
+        if z is zone:
+            return name
+    return "cards"
+
+
+def by_labels(g: State, wanted: Mapping[str, Sequence[str]]) -> dict[str, list[Card]]:
+    """Pick physical cards by label for each zone; the rest go to "draw" (under)."""
+    free: dict[str, list[Card]] = {}
+    for card in reversed(g.cards):
+        free.setdefault(card.label, []).append(card)
+    out: dict[str, list[Card]] = {}
+    for zone, labels in wanted.items():
+        picked = []
+        for label in labels:
+            if not free.get(label):
+                known = ", ".join(sorted(free)[:8])
+                raise UnoDslError(f"no card {label!r} left for {zone} (labels look like: {known} …)")
+            picked.append(free[label].pop())
+        out[zone] = picked
+    rest = [c for cards in free.values() for c in cards]
+    rest.sort(key=lambda c: c.id)
+    out["draw"] = rest + out.get("draw", [])[::-1]
+    return out
