@@ -104,4 +104,12 @@ def test_dbl_05_a_card_drawn_is_played_alone() -> None:
     assert pending(g)[:2] == (0, "drawn")  # the red 5 alone: play it or keep it; no double with the blue 5
     answer(g, "play red 5")
     assert hand(g, 0) == ["blue 5", "green 1"]
-    assert pending(g)[:2] == (1, "turn")
+    assert pending(g)[0] == 1
+
+
+def test_dbl_05_a_card_drawn_and_kept_makes_no_double() -> None:
+    g = game("house/doubles", 3)
+    g.arrange({0: ["blue 5", "green 1"], 1: ["blue 1"], 2: ["blue 2"]}, discard=["red 9"], draw=["red 5"])
+    answer(g, "keep")
+    assert hand(g, 0) == ["blue 5", "green 1", "red 5"]
+    assert pending(g)[0] == 1
