@@ -51,9 +51,8 @@ def zone(g: State, name: str) -> list[Card]:
     return g.places[name]
 
 
-def lays(g: State, p: int, including: Card | None = None) -> list[Lay]:
-    """Every declared play `p` may make now: onto targets not played onto this turn yet
-    (`including`: only plays that use this card, e.g. the one just drawn)."""
+def lays(g: State, p: int) -> list[Lay]:
+    """Every declared play `p` may make now, onto targets not played onto this turn yet."""
     hand = g.hands[p]
     options: list[Lay] = []
     tries = MAX_TRIES
@@ -71,8 +70,6 @@ def lays(g: State, p: int, including: Card | None = None) -> list[Lay]:
             env["target"] = target
             for group in groups:
                 for cards in _sets(group, way.least, way.most, way.to == "discard_pile"):
-                    if including is not None and including not in cards:
-                        continue
                     tries -= 1
                     if tries < 0:
                         raise fault(g, RuntimeError(

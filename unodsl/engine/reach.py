@@ -48,6 +48,9 @@ class Game(Protocol):
     dealer: int
     direction: int
     out: frozenset[int]
+    laid: tuple[int | str, ...]
+    places: dict[str, list[Card]]
+    seat_places: dict[str, list[list[Card]]]
     bent: bool
     skips: int
     again: bool
