@@ -114,6 +114,20 @@ def test_dos_06_a_wild_number_is_any_number() -> None:
     assert "double_match: red wild number + green 8 on yellow 4" not in options  # 8 is already over 4
 
 
+def test_dos_06_a_wild_number_says_the_number_that_makes_the_match() -> None:
+    g = dos({0: ["red wild number", "green 3", "green 8", "blue 1"], 1: ["red 1", "red 7"], 2: ["red 3", "red 10"]},
+            row=["blue 10", "yellow 4"])
+    answer(g, "double_match: red wild number + green 3 on blue 10", "yes")
+    assert [(e["card"].label, e["value"]) for e in events(g, "card_named")] == [("red wild number", "7")]
+
+
+def test_dos_06_a_wild_number_in_the_row_takes_the_number_matched_onto_it() -> None:
+    g = dos({0: ["red 7", "green 3", "green 8", "blue 1"], 1: ["red 1", "red 7"], 2: ["red 3", "red 10"]},
+            row=["blue wild number", "yellow 4"])
+    answer(g, "double_match: red 7 + green 3 on blue wild number", "yes")
+    assert [(e["card"].label, e["value"]) for e in events(g, "card_named")] == [("blue wild number", "10")]
+
+
 def test_dos_06_a_wild_number_in_the_row_takes_any_number() -> None:
     g = dos({0: ["red 7", "green 3"], 1: ["red 1"], 2: ["red 3"]}, row=["blue wild number", "yellow 1"])
     options = lays(g)

@@ -114,6 +114,7 @@ class Game(State):
         self.seat_places = {z.name: [[] for _ in range(players)] for z in variant.zones
                             if not z.builtin and z.owner == "player"}
         self.flags = [set() for _ in range(players)]
+        self.named = {}  # values said for cards (naming.py), while they lie where they were said
         self.revealed = {}  # cards shown to everyone (reveal), by id: the seat holding each
         self.scores = [0] * players
         self.round_turns = []
@@ -431,6 +432,7 @@ class Game(State):
         for flags in self.flags:
             flags.clear()
         self.revealed.clear()
+        self.named.clear()
         self.current = current
         self.dealer = self.dealer if dealer is None else dealer
         self.direction = direction

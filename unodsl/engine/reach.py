@@ -51,6 +51,7 @@ class Game(Protocol):
     laid: tuple[int | str, ...]
     places: dict[str, list[Card]]
     seat_places: dict[str, list[list[Card]]]
+    named: dict[tuple[str, int], tuple[Any, str]]
     bent: bool
     skips: int
     again: bool
