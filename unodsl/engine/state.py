@@ -130,7 +130,7 @@ class State:
     hands: list[list[Card]]
     places: dict[str, list[Card]]  # the zones of `zones:` shared by the table
     seat_places: dict[str, list[list[Card]]]  # the zones of `zones:` one per player, by seat
-    named: dict[tuple[str, int], tuple[Any, str]]  # ("number"/"color", card id) → (value said, its zone's name)
+    named: dict[tuple[str, int], tuple[Any, str]]  # ("rank"/"color", card id) → (value said, its zone's name)
     flags: list[set[str]]
     revealed: dict[int, int]
     scores: list[int]

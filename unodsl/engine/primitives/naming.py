@@ -36,7 +36,7 @@ def _named(g: Game, what: str, card: Card) -> Any:
 def name_number(g: Game, card: Card | None, number: int, by: int) -> None:
     """`card` counts as `number` while it lies where it is now (a card whose number the
     player says when it is played: `number_of(card)` reads it)."""
-    _name(g, "number", card, number, by)
+    _name(g, "rank", card, number, by)
 
 
 @effect("card: card, color: color, by: player = player",
@@ -62,7 +62,7 @@ def number_of(g: Game, card: Card | None) -> int | None:
     where it was said, else its own rank (none for a card without one)."""
     if card is None:
         return None
-    named: int | None = _named(g, "number", card) if g.named else None
+    named: int | None = _named(g, "rank", card) if g.named else None
     return card.rank if named is None else named
 
 
