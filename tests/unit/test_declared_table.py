@@ -216,3 +216,24 @@ def test_a_game_of_plays_replays_from_its_answers() -> None:
 def test_a_variant_error_in_a_declared_zone_is_positioned(tmp_path: Path) -> None:
     with pytest.raises(VariantError):
         load_variant(write(tmp_path, "extends: {classic}\nname: x\nzones:\n  hand: {}\n"))
+
+
+# -- rules on one event ----------------------------------------------------------------
+@pytest.mark.parametrize("backend", ["compiled", "closures"])
+def test_rules_on_one_event_run_in_the_order_written(tmp_path: Path, backend: str) -> None:
+    rules = """\
+rules:
+  - name: a
+    on: turn_end
+    do: n = 1; flag(player, "a"); repeat n do flag(player, "a2")
+  - name: b
+    on: turn_end
+    do: flag(player, "b")
+"""
+    v = load_variant(write(tmp_path, "extends: {classic}\nname: order\n" + rules), backend=backend)
+    g = Game(v, 2, 0, record=True)
+    g.arrange({0: ["red 1", "red 2", "red 3"], 1: ["blue 1", "blue 2"]}, discard=["red 9"])
+    answer(g, "play red 1")
+    assert g.events is not None
+    flagged = [d["flag"] for name, d in g.events if name == "flagged"]
+    assert flagged == ["a", "a2", "b"]

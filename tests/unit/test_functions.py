@@ -74,11 +74,11 @@ def test_a_function_body_is_checked_once_where_it_is_written(tmp_path: Path) -> 
 
 
 def test_a_function_whose_value_may_be_none_is_guarded_like_any_value(tmp_path: Path) -> None:
-    define = "define:\n  number_of:\n    params: {c: card}\n    is: c.rank\n"
-    path = mini(tmp_path, define, match="card.wild or number_of(card) > 3")
+    define = "define:\n  rank_of:\n    params: {c: card}\n    is: c.rank\n"
+    path = mini(tmp_path, define, match="card.wild or rank_of(card) > 3")
     assert [e.split(" | ")[0] for e in errors(path)] == [
-        f"{match_line(path)}:23: number_of(card) may be none here, so it can't be compared with '>'"]
-    assert errors(mini(tmp_path, define, match="card.wild or number_of(card) != none and number_of(card) > 3")) \
+        f"{match_line(path)}:23: rank_of(card) may be none here, so it can't be compared with '>'"]
+    assert errors(mini(tmp_path, define, match="card.wild or rank_of(card) != none and rank_of(card) > 3")) \
         == []
 
 

@@ -111,15 +111,17 @@ def is_answer(d: Decision, choice: Any) -> bool:
 
 
 def answer_value(choice: Any) -> Any:
-    """An answer as a rule reads it (a choice's `value`): a play as its card, an action
-    as its word ("draw", "keep", "pass"), a colour, seat, card or yes/no as itself."""
+    """An answer as a rule reads it (a choice's `value`): a play as its card, a declared
+    play as its cards and then the card they go onto (one list, which tells the option:
+    see plays.lays), an action as its word ("draw", "keep", "pass"), a colour, seat, card
+    or yes/no as itself."""
     kind = type(choice)
     if kind is Play:
         return choice.card
     if kind is _Word:
         return choice.word
     if kind is Lay:
-        return list(choice.cards)
+        return [*choice.cards, choice.target]
     return choice
 
 

@@ -310,7 +310,7 @@ EVENTS: dict[str, Event] = {
                      narration=("{player} answers {value}", "{player} answers"), told="verbose",
                      kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask"),
                      value=Field("answer", "the answer, by kind: turn — the card played, the cards of a declared "
-                                 "play (a list), or \"draw\" "
+                                 "play and then the card they go onto (a list), or \"draw\" "
                                  "(or \"pass\"); drawn — the drawn card played, or \"keep\"; jump — the card "
                                  "played out of turn, or \"pass\"; color — the colour; player — the seat; card — "
                                  "the card; ask — true or false (e.g. `kind == \"turn\" and value == \"draw\"`; any "

@@ -60,7 +60,10 @@ class Repeat(NamedTuple):
 
 
 class Drain(NamedTuple):
-    """The rules queued by events, each run in turn."""
+    """The rules queued by events, each run in turn: `rules` first, the ones of a batch
+    left when one of them paused (see machine.drain), then those queued since."""
+
+    rules: tuple[tuple[Any, Env], ...] = ()
 
 
 class Ask(NamedTuple):
@@ -105,6 +108,8 @@ def copy_stack(stack: list[Frame], copy_env: Callable[[Env], Env]) -> list[Frame
         kind = type(frame)
         at = where(kind)
         if at is None:
+            if kind is Drain and frame.rules:  # type: ignore[union-attr]
+                frame = Drain(tuple((body, copy_env(env)) for body, env in frame.rules))  # type: ignore[union-attr]
             keep(frame)
             continue
         env: Env = frame[at]  # type: ignore[assignment]
@@ -119,6 +124,8 @@ def copy_stack(stack: list[Frame], copy_env: Callable[[Env], Env]) -> list[Frame
 def held(frame: Frame) -> tuple[Any, ...]:
     """What `frame` holds that the game made (its variables, a loop's items, a decision),
     without the program or step it names."""
+    if type(frame) is Drain:
+        return tuple(env for _, env in frame.rules)  # type: ignore[union-attr]
     return tuple(frame[i] for i in _HELD[type(frame)])
 
 

@@ -76,7 +76,7 @@ def go(g: State, answer: Any) -> None:
             if kind is Run:
                 paused = g._perform(g, frame.program, frame.env, frame.pc, frame.leave)
             elif kind is Drain:
-                paused = bool(g._queue) and drain(g)
+                paused = bool(g._queue or frame.rules) and drain(g, frame.rules)
             elif kind is While:
                 paused = g._backend.resume_while(g, frame.step, frame.env, frame.left)
             elif kind is For:
@@ -235,14 +235,21 @@ def endless() -> None:
     raise RuntimeFault(f"a while loop ran {WHILE_GUARD:,} times; its condition never became false")
 
 
-def drain(g: State) -> bool:
-    """Run the queued rules, each as a level of nesting; True if one paused."""
+def drain(g: State, rules: tuple[tuple[Any, Env], ...] = ()) -> bool:
+    """Run the queued rules (after `rules`, the rest of a batch a pause left), each as a
+    level of nesting, in the order they were queued. The queue is taken whole first: the
+    rules a rule's own steps queue run within it, before the rules queued beside it. True
+    if one paused: a Drain frame keeps the rest of its batch."""
     queue = g._queue
-    while queue:
-        body, env = queue.popleft()
-        if run(g, body, env):
-            g._paused.append(DRAIN)
-            return True
+    batch = [*rules, *queue]
+    queue.clear()
+    while batch:
+        for i, (body, env) in enumerate(batch):
+            if run(g, body, env):
+                g._paused.append(Drain(tuple(batch[i + 1:])) if i + 1 < len(batch) else DRAIN)
+                return True
+        batch = list(queue)
+        queue.clear()
     return False
 
 

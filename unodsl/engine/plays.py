@@ -52,9 +52,12 @@ def zone(g: State, name: str) -> list[Card]:
 
 
 def lays(g: State, p: int) -> list[Lay]:
-    """Every declared play `p` may make now, onto targets not played onto this turn yet."""
+    """Every declared play `p` may make now, onto targets not played onto this turn yet;
+    the same cards onto the same target once (by the first play declared that allows
+    it), so that a play is told by its cards and target (a choice's value)."""
     hand = g.hands[p]
     options: list[Lay] = []
+    made: set[tuple[tuple[Card, ...], Card]] = set()
     tries = MAX_TRIES
     for way in g.variant.turn.plays:
         onto = zone(g, way.onto)
@@ -74,7 +77,8 @@ def lays(g: State, p: int) -> list[Lay]:
                     if tries < 0:
                         raise _too_many(g, way)
                     env["cards"] = list(cards)
-                    if way.legal is None or _holds(g, way, env):
+                    if (way.legal is None or _holds(g, way, env)) and (cards, target) not in made:
+                        made.add((cards, target))  # (two plays that allow the same: the first declared)
                         options.append(Lay(way.name, cards, target))
     return options
 
