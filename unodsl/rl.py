@@ -12,7 +12,10 @@ Spaces (see docs/rl.md for the full layout):
   choose it when asked for a card), one per colour of every side, one per seat
   (relative to the player deciding: 0 is itself, 1 the next seat …), then yes,
   no, draw, keep and pass. Two cards with the same face are one action (the first
-  matching option is taken).
+  matching option is taken). A variant with declared plays (`turn: plays:`) has K
+  more actions, `lay_slots` (64 by default): the declared plays a decision offers,
+  one per slot in a canonical order, each slot described in the observation
+  (`lay_way`, `lay_target`, `lay_cards`, `lay_last`); see `lay_options`.
 - the observation is a `Dict` of `observation` (a float32 `Box`, layout in
   `ObservationLayout`) and `action_mask` (int8, 1 for each legal action of the
   player to move, all 0 for the others).
@@ -47,7 +50,7 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
     raise ImportError(f"unodsl.rl needs the [rl] extra ({missing.name} is missing): "
                       "pip install 'unodsl[rl]'") from missing
 
-from .engine.actions import DRAW, KEEP, PASS, Decision, Play
+from .engine.actions import DRAW, KEEP, PASS, Decision, Lay, Play
 from .engine.actions import KINDS as DECISION_KINDS
 from .engine.cards import Card
 from .engine.game import MAX_TURNS, Game
@@ -58,6 +61,7 @@ from .variant.load import load_variant
 KINDS = tuple(DECISION_KINDS)
 PROMPT_BUCKETS = 8  # a decision's prompt, hashed (crc32) into one of these
 WORDS = ("yes", "no", "draw", "keep", "pass")
+LAY_SLOTS = 64  # the declared plays one decision may offer (distinct by way, target face, faces): see docs/rl.md
 _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
@@ -87,7 +91,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, variant: Variant, players: int | None = None, seed: int = 0, *,
                  reward: str = "win", episode: str = "round", max_turns: int = MAX_TURNS,
-                 max_rounds: int = 1_000, render_mode: str | None = None) -> None:
+                 max_rounds: int = 1_000, render_mode: str | None = None, lay_slots: int = LAY_SLOTS) -> None:
         super().__init__()
         if reward not in ("win", "points"):
             raise UnoDslError(f'reward must be "win" or "points", not {reward!r}')
@@ -99,6 +103,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         if not variant.min_players <= n <= variant.max_players:
             raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} "
                               f"players, not {n}")
+        if variant.turn.plays and not 1 <= lay_slots <= 100_000:
+            raise UnoDslError(f"lay_slots must be between 1 and 100,000, not {lay_slots!r}")
         self.variant, self.n = variant, n
         self.reward_kind, self.episode = reward, episode
         self.max_turns, self.max_rounds = max_turns, max_rounds
@@ -115,11 +121,18 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self.color_base, self.seat_base = nf, nf + nc
         self.word_base = self.seat_base + n
         self._word_action = {w: self.word_base + k for k, w in enumerate(WORDS)}
-        self.num_actions = self.word_base + len(WORDS)
+        # the declared plays' slots (none for a variant without `turn: plays:`)
+        self.ways = [w.name for w in variant.turn.plays]
+        self._way_index = {w: i for i, w in enumerate(self.ways)}
+        self.lay_slots = lay_slots if self.ways else 0
+        self.lay_base = self.word_base + len(WORDS)
+        self.num_actions = self.lay_base + self.lay_slots
         self.action_names: list[str] = [self._face_name(f) for f in self.faces]
         self.action_names += [f"colour {c}" for c in self.colors]
         self.action_names += [f"seat +{k}" for k in range(n)]
         self.action_names += list(WORDS)
+        self.action_names += [f"lay {k}" for k in range(self.lay_slots)]
+        self._slots: tuple[Decision | None, list[Lay]] = (None, [])  # the last decision's slots (memo)
         # the top card's face, by side and label (the view shows labels)
         self._top_face: dict[tuple[str, str], int] = {}
         for side in variant.sides:
@@ -134,13 +147,18 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         sizes = [("hand", nf, deck), ("top", nf, 1), ("color", nc, 1), ("side", len(variant.sides), 1),
                  ("direction", 1, 1), ("hand_sizes", n - 1, deck), ("scores", n, 2), ("penalty", 1, deck),
                  ("draw_pile", 1, deck), ("kind", len(KINDS), 1), ("about", nf, 1), ("prompt", PROMPT_BUCKETS, 1)]
+        k = self.lay_slots
+        if k:  # each slot's play: its way, its target's face, its cards by face, the face of its last card
+            most = max(w.most for w in variant.turn.plays)
+            sizes += [("lay_way", k * len(self.ways), 1), ("lay_target", k * nf, 1), ("lay_cards", k * nf, most),
+                      ("lay_last", k * nf, 1)]
         parts, start, high = [], 0, []
         for name, length, top in sizes:
             parts.append((name, start, length))
             start += length
             high += [float(top)] * length
         self.layout = ObservationLayout(tuple(parts))
-        self._at = tuple(start for _, start, _ in parts)  # where each part starts, in the order of `sizes`
+        self._at = tuple(start for _, start, _ in parts[:12])  # where each part starts, in the order of `sizes`
         self._blank = array("f", bytes(4 * start))  # an observation of zeros, copied by _encode
         self._deck = deck  # the cap of every count in the observation (the space's bound)
         self._high = np.array(high, dtype=np.float32)
@@ -286,8 +304,12 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         """Each legal action of decision `d` → the option it answers with (the first
         option of each action: two cards of one face are one action)."""
         legal: dict[int, Any] = {}
+        lays = False
         for option in d.options:
             kind = type(option)
+            if kind is Lay:
+                lays = True
+                continue
             if kind is Play:
                 action = self._face_action(option.card)
             elif kind is Card:
@@ -303,7 +325,36 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             else:  # pragma: no cover - the engine offers nothing else
                 raise UnoDslError(f"no action stands for the option {option!r}")
             legal.setdefault(action, option)
+        if lays:
+            for slot, option in enumerate(self.lay_options(d)):
+                legal[self.lay_base + slot] = option
         return legal
+
+    def _lay_key(self, option: Lay) -> tuple[int, int, int, tuple[int, ...]]:
+        """What a slot stands for: the way, the target's face, how many cards, their faces in order."""
+        faces = tuple(self._face_action(c) for c in option.cards)
+        return (self._way_index[option.way], self._face_action(option.target), len(faces), faces)
+
+    def lay_options(self, d: Decision) -> list[Lay]:
+        """The declared plays `d` offers, one per slot: plays alike (the same way, a target
+        of the same face, cards of the same faces in the same order) are one, answered by
+        the first the engine offers; sorted by way, target face, number of cards and the
+        cards' faces (the order of `faces`). More than `lay_slots` of them is an error
+        that says which `lay_slots` would do."""
+        memo, slots = self._slots
+        if memo is d:
+            return slots
+        first: dict[tuple[int, int, int, tuple[int, ...]], Lay] = {}
+        for option in d.options:
+            if type(option) is Lay:
+                first.setdefault(self._lay_key(option), option)
+        if len(first) > self.lay_slots:
+            raise UnoDslError(f"a decision offers {len(first)} different declared plays, more than this "
+                              f"environment's {self.lay_slots} lay slots: make it with lay_slots={len(first)} "
+                              f"or more (env(..., lay_slots=N))")
+        slots = [first[key] for key in sorted(first)]
+        self._slots = (d, slots)
+        return slots
 
     def action_mask(self, agent: str) -> Any:
         mask = bytearray(self.num_actions)
@@ -378,7 +429,23 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                 if bucket is None:
                     bucket = self._bucket[d.prompt] = zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS
                 vec[prompt_at + bucket] = 1
+            if self.lay_slots and any(type(o) is Lay for o in d.options):
+                self._encode_slots(vec, d)
         return np.frombuffer(vec, _FLOAT32)
+
+    def _encode_slots(self, vec: array[float], d: Decision) -> None:
+        """Each slot's play, in the parts lay_way, lay_target, lay_cards and lay_last
+        (slot k's part of each starts at k times the part's width per slot)."""
+        layout, nf, nw = self.layout, len(self.faces), len(self.ways)
+        way_at, target_at = layout["lay_way"].start, layout["lay_target"].start
+        cards_at, last_at = layout["lay_cards"].start, layout["lay_last"].start
+        for slot, option in enumerate(self.lay_options(d)):
+            way, target, _, faces = self._lay_key(option)
+            vec[way_at + slot * nw + way] = 1
+            vec[target_at + slot * nf + target] = 1
+            for face in faces:
+                vec[cards_at + slot * nf + face] += 1
+            vec[last_at + slot * nf + faces[-1]] = 1
 
     # -- rendering ----------------------------------------------------------
     def render(self) -> str | None:
@@ -412,7 +479,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         lines.append(f"  player_{seat}'s hand: {hand}")
         what = f" ({d.prompt})" if d.prompt else ""
         about = f" about {d.about.label}" if d.about is not None else ""
-        options = ", ".join(f"{a}={self.action_names[a]}" for a in sorted(self._legal))
+        options = ", ".join(f"{a}={self._legal[a] if a >= self.lay_base else self.action_names[a]}"
+                            for a in sorted(self._legal))
         lines.append(f"  player_{seat} chooses a {d.kind}{what}{about}: {options}")
         return "\n".join(lines)
 
@@ -426,7 +494,7 @@ def env(variant: str | Path | Variant, players: int | None = None, seed: int = 0
     "house/jump_in", a path, or a loaded Variant) with `players` seats (the variant's
     smallest table of at least 2 when not given). `options` switches on or sets
     variant options; `settings` go to UnoEnv (reward, episode, max_turns, max_rounds,
-    render_mode)."""
+    render_mode, lay_slots)."""
     loaded = variant if isinstance(variant, Variant) else load_variant(variant, options)
     made = UnoEnv(loaded, players, seed, **settings)
     made.reset(seed=seed)

@@ -20,8 +20,10 @@ from pettingzoo.test import api_test, seed_test
 
 from tests.helpers import ROOT, classic_with
 from unodsl import DRAW, KEEP, PASS, Game, IllegalAction, Play, load_variant
+from unodsl.engine.actions import Lay
 from unodsl.engine.cards import Card
-from unodsl.rl import KINDS, UnoEnv, env, random_policy_episode
+from unodsl.errors import UnoDslError
+from unodsl.rl import KINDS, LAY_SLOTS, UnoEnv, env, random_policy_episode
 from unodsl.variant.resolve import shipped_names
 
 NAMES = shipped_names()
@@ -63,7 +65,10 @@ def _face(card: Card) -> Any:
 
 
 def _key(option: Any, player: int, n: int) -> Any:
-    """What an action stands for: a card's face, a colour, a seat relative to the chooser, a word."""
+    """What an action stands for: a card's face, a colour, a seat relative to the chooser, a word,
+    a declared play by its way, its target's face and its cards' faces in order."""
+    if isinstance(option, Lay):
+        return ("lay", option.way, _face(option.target), tuple(_face(c) for c in option.cards))
     if isinstance(option, Play):
         return ("face", _face(option.card))
     if isinstance(option, Card):
@@ -114,8 +119,16 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
                 assert described == f"seat +{(option - d.player) % e.n}"
             elif isinstance(option, str):
                 assert described == f"colour {option}"
+            elif isinstance(option, Lay):  # a slot, whose play the observation describes
+                assert described == f"lay {a - e.lay_base}"
+                assert _slot(e, obs["observation"], a - e.lay_base) == _lay_key(option)
             else:
                 assert described == str(option)
+        lays = [a for a, o in legal.items() if isinstance(o, Lay)]
+        assert lays == list(range(e.lay_base, e.lay_base + len(lays))), "the slots are filled from the first"
+        if lays:
+            kinds.add("lay")
+            assert _slot(e, obs["observation"], len(lays)) is None, "the slots after the last are empty"
         assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(legal)
         assert obs["action_mask"].dtype == np.int8
         assert e.agents.index(agent) >= 0 and e.possible_agents[d.player] == agent
@@ -123,6 +136,29 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
     assert "turn" in kinds
     if name == "house/seven_zero":
         assert "player" in kinds
+    assert ("lay" in kinds) == bool(e.variant.turn.plays)
+
+
+def _slot(e: UnoEnv, vec: Any, slot: int) -> Any:
+    """The play lay slot `slot` stands for, read back from the observation alone (as _key
+    gives it), or None for an empty slot."""
+    nf, nw = len(e.faces), len(e.ways)
+    way = vec[e.layout["lay_way"]][slot * nw:(slot + 1) * nw]
+    if not way.any():
+        return None
+    target = vec[e.layout["lay_target"]][slot * nf:(slot + 1) * nf]
+    cards = vec[e.layout["lay_cards"]][slot * nf:(slot + 1) * nf]
+    last = vec[e.layout["lay_last"]][slot * nf:(slot + 1) * nf]
+    assert way.sum() == target.sum() == last.sum() == 1 and cards[int(np.argmax(last))] >= 1
+    counts = {e.faces[f]: int(c) for f, c in enumerate(cards) if c}
+    return ("lay", e.ways[int(np.argmax(way))], e.faces[int(np.argmax(target))], counts,
+            e.faces[int(np.argmax(last))])
+
+
+def _lay_key(option: Lay) -> Any:
+    """A declared play as the observation describes it (its cards' faces counted, its last one)."""
+    faces = [_face(c) for c in option.cards]
+    return ("lay", option.way, _face(option.target), {f: faces.count(f) for f in faces}, faces[-1])
 
 
 def test_the_action_space_is_derived_from_the_variant() -> None:
@@ -134,6 +170,73 @@ def test_the_action_space_is_derived_from_the_variant() -> None:
         "colour pink", "colour teal", "colour orange", "colour purple"]
     assert classic.action_names[-5:] == ["yes", "no", "draw", "keep", "pass"]
     assert classic.action_space("player_0").n == classic.num_actions
+
+
+def test_a_variant_without_declared_plays_has_no_lay_slots() -> None:
+    classic = env("classic", players=4)
+    assert classic.lay_slots == 0 and classic.num_actions == classic.lay_base == 54 + 4 + 4 + 5
+    assert not [name for name, _, _ in classic.layout.parts if name.startswith("lay_")]
+
+
+def test_a_variant_with_declared_plays_has_lay_slots_after_the_words() -> None:
+    doubles = env("house/doubles", players=4)
+    assert doubles.ways == ["doubles"] and doubles.lay_slots == LAY_SLOTS
+    assert doubles.num_actions == 54 + 4 + 4 + 5 + LAY_SLOTS
+    assert doubles.action_names[doubles.lay_base - 5:doubles.lay_base + 2] == [
+        "yes", "no", "draw", "keep", "pass", "lay 0", "lay 1"]
+    assert [(name, length) for name, _, length in doubles.layout.parts[-4:]] == [
+        ("lay_way", LAY_SLOTS), ("lay_target", LAY_SLOTS * 54), ("lay_cards", LAY_SLOTS * 54),
+        ("lay_last", LAY_SLOTS * 54)]
+    high = doubles.observation_space("player_0")["observation"].high
+    assert high[doubles.layout["lay_cards"]].max() == 4 and high[doubles.layout["lay_last"]].max() == 1
+    assert env("house/doubles", players=2, lay_slots=5).num_actions == 54 + 4 + 2 + 5 + 5
+
+
+def test_each_declared_play_of_a_decision_is_one_slot_in_canonical_order() -> None:
+    e = env("house/doubles", players=2, seed=0)
+    g = e.game
+    assert g is not None
+    # blue first is illegal (neither red nor a 3): red 7 + blue 7 and red 7 + blue 7 + blue 7 only
+    g.arrange({0: ["red 7", "blue 7", "blue 7", "green 2"], 1: ["green 2", "green 4"]}, discard=["red 3"])
+    d = g.decision
+    assert d is not None and d.player == 0
+    legal = e.legal_actions(d)
+    lays = {a - e.lay_base: o for a, o in legal.items() if isinstance(o, Lay)}
+    assert {k: [c.label for c in o.cards] for k, o in lays.items()} == {
+        0: ["red 7", "blue 7"], 1: ["red 7", "blue 7", "blue 7"]}
+    assert all(o in d.options for o in lays.values())
+    vec = e.observe("player_0")["observation"]
+    assert [_slot(e, vec, k) for k in range(3)] == [_lay_key(lays[0]), _lay_key(lays[1]), None]
+    assert legal[e.action_names.index("red 7")] == Play(g.hands[0][0])
+    e._legal = legal  # (arranged behind the env's back)
+    assert e.lay_base == 65
+    assert e.describe().endswith("62=draw, 65=doubles: red 7 + blue 7 on red 3, "
+                                 "66=doubles: red 7 + blue 7 + blue 7 on red 3")
+
+
+def test_stepping_a_lay_slot_makes_that_play() -> None:
+    e = env("house/doubles", players=2, seed=0)
+    g = e.game
+    assert g is not None
+    g.arrange({0: ["red 7", "blue 7", "green 2"], 1: ["green 2", "green 4"]}, discard=["red 3"])
+    assert g.decision is not None
+    e._legal = e.legal_actions(g.decision)  # (arranged behind the env's back)
+    e.step(e.lay_base)
+    assert [c.label for c in g.discard_pile[-2:]] == ["red 7", "blue 7"]
+    assert [c.label for c in g.hands[0]] == ["green 2"]
+
+
+def test_more_declared_plays_than_lay_slots_is_a_clear_error() -> None:
+    e = env("house/doubles", players=2, seed=0, lay_slots=1)
+    g = e.game
+    assert g is not None
+    g.arrange({0: ["red 7", "blue 7", "blue 7"], 1: ["green 2", "green 4"]}, discard=["red 3"])
+    assert g.decision is not None
+    with pytest.raises(UnoDslError, match=r"offers 2 different declared plays, more than this environment's 1 "
+                                          r"lay slots: make it with lay_slots=2 or more"):
+        e.legal_actions(g.decision)
+    with pytest.raises(UnoDslError, match="lay_slots must be between 1 and"):
+        env("house/doubles", lay_slots=0)
 
 
 def test_two_cards_with_one_face_are_one_action_answered_by_the_first() -> None:
@@ -365,8 +468,10 @@ def test_the_random_policy_loop_in_the_docs_runs(capsys: pytest.CaptureFixture[s
 
 
 def test_the_docs_action_table_counts_are_the_environments() -> None:
-    rows = re.findall(r"^\| ([a-z_]+)[^|]*\| (\d+) \| (\d+) \| (\d+) \|$", DOC.read_text(encoding="utf-8"), re.M)
-    assert len(rows) == 7
-    for name, faces, colours, actions in rows:
+    rows = re.findall(r"^\| ([a-z_/]+)[^|]*\| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", DOC.read_text(encoding="utf-8"),
+                      re.M)
+    assert len(rows) == 8
+    for name, faces, colours, slots, actions in rows:
         e = env(name, players=seats(name, 4))
-        assert (len(e.faces), len(e.colors), e.num_actions) == (int(faces), int(colours), int(actions)), name
+        assert (len(e.faces), len(e.colors), e.lay_slots, e.num_actions) == (
+            int(faces), int(colours), int(slots), int(actions)), name

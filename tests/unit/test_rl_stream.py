@@ -22,6 +22,7 @@ import numpy as np
 
 from tests.helpers import ROOT
 from unodsl import Game, Play
+from unodsl.engine.actions import Decision, Lay
 from unodsl.engine.cards import Card
 from unodsl.rl import KINDS, PROMPT_BUCKETS, WORDS, UnoEnv, env
 from unodsl.variant.resolve import shipped_names
@@ -61,8 +62,29 @@ def reference_observation(e: UnoEnv, game: Game, p: int) -> Any:
             vec[at["about"] + face[d.about.faces[d.about.side]]] = 1
         if d.prompt:
             vec[at["prompt"] + zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS] = 1
+        nf, nw = len(e.faces), len(e.ways)
+        for slot, lay in enumerate(reference_slots(e, d)):
+            vec[at["lay_way"] + slot * nw + e.ways.index(lay.way)] = 1
+            vec[at["lay_target"] + slot * nf + face[lay.target.faces[lay.target.side]]] = 1
+            for c in lay.cards:
+                vec[at["lay_cards"] + slot * nf + face[c.faces[c.side]]] += 1
+            last = lay.cards[-1]
+            vec[at["lay_last"] + slot * nf + face[last.faces[last.side]]] = 1
     np.minimum(vec, e.observation_space("player_0")["observation"].high, out=vec)
     return vec
+
+
+def reference_slots(e: UnoEnv, d: Decision) -> list[Lay]:
+    """The declared plays of `d` in slot order: the first of each (way, target face, faces
+    in order), sorted by way, target face, number of cards, then faces (as indices)."""
+    def face(c: Card) -> int:
+        return e.faces.index(c.faces[c.side])
+    first: dict[Any, Lay] = {}
+    for o in d.options:
+        if isinstance(o, Lay):
+            faces = tuple(face(c) for c in o.cards)
+            first.setdefault((e.ways.index(o.way), face(o.target), len(faces), faces), o)
+    return [first[k] for k in sorted(first)]
 
 
 def reference_mask(e: UnoEnv, game: Game, agent: str) -> Any:
@@ -72,8 +94,11 @@ def reference_mask(e: UnoEnv, game: Game, agent: str) -> Any:
     if (d is None or e.possible_agents[d.player] != agent or e.agent_selection != agent
             or e.terminations.get(agent) or e.truncations.get(agent)):
         return mask
+    mask[e.lay_base:e.lay_base + len(reference_slots(e, d))] = 1  # a slot for each play, from the first
     for option in d.options:
-        if isinstance(option, Play | Card):
+        if isinstance(option, Lay):
+            pass
+        elif isinstance(option, Play | Card):
             card = option.card if isinstance(option, Play) else option
             mask[e.faces.index(card.faces[card.side])] = 1
         elif isinstance(option, bool):
@@ -146,7 +171,8 @@ def stream_digest(name: str, players: int, seed: int, episodes: int = 2, **setti
     return h.hexdigest()
 
 
-# (variant, players, seed, settings, digest at 168351b); `slow` for the longer ones.
+# (variant, players, seed, settings, digest at 168351b; house/doubles's, new with the lay
+# slots, at the rlbots branch's first RL commit); `slow` for the longer ones.
 SLOW = pytest.mark.slow
 PINNED = [
     (MIRROR, 2, 3, {}, "30f71ca2d6c97199bc7910ff4ffc4fb008ad6722e0cbd6d5ab72511e5b056b63"),
@@ -174,6 +200,8 @@ PINNED = [
                  "77f6ccd00ed7a2382e4229c168a7fb102b8f453a7ea7c629edbc1b9f4df8b0f3", marks=SLOW),
     pytest.param("house/draw_two_stacking", 4, 3, {},
                  "ed8475de09a9b2f2e0717a57f223649a2fb99d7e90e2ed4584e9f4f9e6162478", marks=SLOW),
+    ("house/doubles", 2, 3, {}, "ebd40b6898f3543db70c23f9f955c87cabd39d6c0fe54a14c0d4a1754fdb6839"),  # (at rlbots)
+    ("house/doubles", 4, 3, {}, "636a1e4af4626abe08c2ba45809f0fcd08bd871fbb2faa1106b964bf87aa47da"),
     ("house/jump_in", 2, 3, {}, "1d0df4d4515e9f14333b633d31ec19dddf23a27cbe917975e726c474ea084e9c"),
     pytest.param("house/jump_in", 4, 3, {}, "77591de154a4ad5dc22372723f58799dc61107d9af8cf17f5da9e7ff4dbf546d",
                  marks=SLOW),
