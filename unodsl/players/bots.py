@@ -200,7 +200,8 @@ class ExpertAgent:
             best = max(self._merit(c, plain, several, hand) for c in cards)
             return (best + self.extra_card * (len(cards) - 1), tuple(-c.id for c in cards))
 
-        return max([*plays, *lays], key=merit)
+        options: list[Play | Lay] = [*plays, *lays]
+        return max(options, key=merit)
 
 
 def _weight(o: Play | Lay) -> tuple[int, int, tuple[int, ...]]:
