@@ -27,6 +27,7 @@ from unodsl.rl import KINDS, LAY_SLOTS, UnoEnv, env, random_policy_episode
 from unodsl.variant.resolve import shipped_names
 
 NAMES = shipped_names()
+ROW = str(ROOT / "tests" / "property" / "row_plays.yaml")  # a declared row zone: plays onto a chosen card
 
 
 def seats(name: str, wanted: int = 3) -> int:
@@ -40,12 +41,12 @@ def test_every_shipped_variant_and_house_overlay_is_tested() -> None:
     assert {n.split("/")[-1] for n in NAMES} == {f.stem for f in files}
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, ROW])
 def test_pettingzoo_api_test_passes(name: str) -> None:
     api_test(env(name, players=seats(name), seed=1), num_cycles=8)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, ROW])
 def test_pettingzoo_seed_test_passes(name: str) -> None:
     seed_test(lambda: env(name, players=seats(name), seed=1), num_cycles=8)
 
@@ -82,11 +83,12 @@ def _key(option: Any, player: int, n: int) -> Any:
     return (str(option),)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, ROW])
 def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) -> None:
     e = env(name, players=seats(name), seed=4)
     rng = random.Random(4)
     kinds: set[str] = set()
+    targets = 0  # the most targets of declared plays one decision offered
     for _ in range(400):
         if not e.agents:
             e.reset()
@@ -128,6 +130,7 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
         assert lays == list(range(e.lay_base, e.lay_base + len(lays))), "the slots are filled from the first"
         if lays:
             kinds.add("lay")
+            targets = max(targets, len({legal[a].target.id for a in lays}))
             assert _slot(e, obs["observation"], len(lays)) is None, "the slots after the last are empty"
         assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(legal)
         assert obs["action_mask"].dtype == np.int8
@@ -137,6 +140,8 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
     if name == "house/seven_zero":
         assert "player" in kinds
     assert ("lay" in kinds) == bool(e.variant.turn.plays)
+    if name == ROW:
+        assert targets > 1, "plays onto more than one card of the row"
 
 
 def _slot(e: UnoEnv, vec: Any, slot: int) -> Any:

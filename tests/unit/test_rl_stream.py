@@ -28,6 +28,7 @@ from unodsl.rl import KINDS, PROMPT_BUCKETS, WORDS, UnoEnv, env
 from unodsl.variant.resolve import shipped_names
 
 MIRROR = str(ROOT / "tests" / "benchmarks" / "rlcard_mirror.yaml")
+ROW = str(ROOT / "tests" / "property" / "row_plays.yaml")  # plays onto a chosen card of a declared row
 
 
 def reference_observation(e: UnoEnv, game: Game, p: int) -> Any:
@@ -116,7 +117,7 @@ def _same(got: Any, want: Any) -> bool:
     return bool(got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes())
 
 
-@pytest.mark.parametrize("name", [MIRROR, *shipped_names()])
+@pytest.mark.parametrize("name", [MIRROR, ROW, *shipped_names()])
 def test_every_observation_and_mask_is_the_public_observation_encoded(name: str) -> None:
     players = {MIRROR: 4, "duo": 2, "house/partners": 4}.get(name, 3)
     e = env(name, players=players, seed=8)
