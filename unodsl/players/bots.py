@@ -61,9 +61,14 @@ class GreedyAgent:
         options = decision.options
         hand = game.hands[decision.player]  # its own hand: nothing hidden is read
         if decision.kind in PLAY_KINDS:
-            plays = [o for o in options if type(o) is Play or type(o) is Lay]
-            if plays:
-                return _heaviest(plays)
+            if game.variant.turn.plays:  # declared plays may be offered: the one that sheds most
+                shed = [o for o in options if type(o) is Play or type(o) is Lay]
+                if shed:
+                    return max(shed, key=_weight)
+            else:
+                plays = [o for o in options if isinstance(o, Play)]
+                if plays:
+                    return _heaviest(plays)
             return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
         if decision.kind == "color":
             counts = Counter(c.color for c in hand if c.color in options)
@@ -121,7 +126,10 @@ class ExpertAgent:
                         urgent = True
                         break
             if urgent:
-                return _heaviest([*plays, *lays])
+                if lays:
+                    shed: list[Play | Lay] = [*plays, *lays]
+                    return max(shed, key=_weight)
+                return _heaviest(plays)
             if lays:
                 return self._best_with_lays(plays, lays, hand)
             # The card of highest merit, the first of equals as max() gives: a wild is worth
@@ -205,17 +213,15 @@ class ExpertAgent:
 
 
 def _weight(o: Play | Lay) -> tuple[int, int, tuple[int, ...]]:
-    """What greedy weighs a play by: the cards it sheds, their points, then the lowest ids."""
+    """What greedy weighs a play by when declared plays may be offered: the cards it sheds,
+    their points, then the lowest ids (for one-card plays, the order _heaviest gives)."""
     cards = o.cards if isinstance(o, Lay) else (o.card,)
     return (len(cards), sum(c.points for c in cards), tuple(-c.id for c in cards))
 
 
-def _heaviest(plays: list[Any]) -> Any:
-    """The play that sheds the most cards, then the most points, the lowest id among
-    equals: for one-card plays, the card worth most points (as max(plays, key=(points,
-    -id)) gives); a declared play of several cards (a Lay) before any one card."""
-    if any(type(o) is Lay for o in plays):
-        return max(plays, key=_weight)
+def _heaviest(plays: list[Play]) -> Play:
+    """The play of the card worth most points, the lowest id among equals (as
+    max(plays, key=(points, -id)) gives)."""
     best = plays[0]
     card = best.card
     points, ident = card.points, card.id
