@@ -232,6 +232,11 @@ EVENTS: dict[str, Event] = {
                            target=Field("card", "the card played onto (a pile's top, or a card of a row)"),
                            to=Field("str", "the zone the cards go to", zone=True),
                            count=Field("int", "how many cards")),
+    "card_named": _event("a card is said to count as a number or a colour while it lies where it is "
+                         "(name_number, name_color)", english="a card's number or colour is said",
+                         narration="{player} says {card} is {value}",
+                         card=Field("card", "the card"),
+                         value=Field("str", "what it counts as: a number, or a colour")),
     "card_drawn": _event("a player draws a card", english="a card is drawn",
                          narration=("{player} draws {card}", "{player} draws a card"),
                          moves=(Move(*_TO_HAND, 1),),
@@ -304,7 +309,8 @@ EVENTS: dict[str, Event] = {
     "choice": _event("a player answered a decision", english="a player makes a choice",
                      narration=("{player} answers {value}", "{player} answers"), told="verbose",
                      kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask"),
-                     value=Field("answer", "the answer, by kind: turn — the card played, or \"draw\" "
+                     value=Field("answer", "the answer, by kind: turn — the card played, the cards of a declared "
+                                 "play (a list), or \"draw\" "
                                  "(or \"pass\"); drawn — the drawn card played, or \"keep\"; jump — the card "
                                  "played out of turn, or \"pass\"; color — the colour; player — the seat; card — "
                                  "the card; ask — true or false (e.g. `kind == \"turn\" and value == \"draw\"`; any "

@@ -47,7 +47,7 @@ fold(COUNT, "items: any, test: fn = none", returns="int",
 fold(FILTER, "items: any, test: fn", elem="same", says=Says(noun="the {test:plural} in {items:zone}"))
 
 
-fold(SUM, "items: any, test: fn", returns="int", says=Says(noun="the sum of {test} over {items:zone}"))
+fold(SUM, "items: any, value: fn", returns="int", says=Says(noun="the sum of {value} over {items:zone}"))
 
 
 @query("items: cards", returns="card", none=True, says=Says(noun="the first of {items}"))
