@@ -13,9 +13,9 @@ Spaces (see docs/rl.md for the full layout):
   (relative to the player deciding: 0 is itself, 1 the next seat …), then yes,
   no, draw, keep and pass. Two cards with the same face are one action (the first
   matching option is taken). A variant with declared plays (`turn: plays:`) has K
-  more actions, `lay_slots` (64 by default): the declared plays a decision offers,
-  one per slot in a canonical order, each slot described in the observation
-  (`lay_way`, `lay_target`, `lay_cards`, `lay_last`); see `lay_options`.
+  more actions, `lay_slots` (256 by default): the declared plays a decision offers,
+  one per slot in a canonical order, each slot described in the observation by
+  indices (`lay_way`, `lay_target`, `lay_cards`); see `lay_options`.
 - the observation is a `Dict` of `observation` (a float32 `Box`, layout in
   `ObservationLayout`) and `action_mask` (int8, 1 for each legal action of the
   player to move, all 0 for the others).
@@ -61,7 +61,7 @@ from .variant.load import load_variant
 KINDS = tuple(DECISION_KINDS)
 PROMPT_BUCKETS = 8  # a decision's prompt, hashed (crc32) into one of these
 WORDS = ("yes", "no", "draw", "keep", "pass")
-LAY_SLOTS = 64  # the declared plays one decision may offer (distinct by way, target face, faces): see docs/rl.md
+LAY_SLOTS = 256  # the declared plays one decision may offer (distinct by way, target face, faces): see docs/rl.md
 _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
@@ -148,10 +148,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                  ("direction", 1, 1), ("hand_sizes", n - 1, deck), ("scores", n, 2), ("penalty", 1, deck),
                  ("draw_pile", 1, deck), ("kind", len(KINDS), 1), ("about", nf, 1), ("prompt", PROMPT_BUCKETS, 1)]
         k = self.lay_slots
-        if k:  # each slot's play: its way, its target's face, its cards by face, the face of its last card
-            most = max(w.most for w in variant.turn.plays)
-            sizes += [("lay_way", k * len(self.ways), 1), ("lay_target", k * nf, 1), ("lay_cards", k * nf, most),
-                      ("lay_last", k * nf, 1)]
+        self.lay_most = max((w.most for w in variant.turn.plays), default=0)  # the most cards of a play
+        if k:  # each slot's play by indices, 1-based (0: no play): its way, its target's face, its cards' faces
+            sizes += [("lay_way", k, len(self.ways)), ("lay_target", k, nf), ("lay_cards", k * self.lay_most, nf)]
         parts, start, high = [], 0, []
         for name, length, top in sizes:
             parts.append((name, start, length))
@@ -434,18 +433,17 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         return np.frombuffer(vec, _FLOAT32)
 
     def _encode_slots(self, vec: array[float], d: Decision) -> None:
-        """Each slot's play, in the parts lay_way, lay_target, lay_cards and lay_last
-        (slot k's part of each starts at k times the part's width per slot)."""
-        layout, nf, nw = self.layout, len(self.faces), len(self.ways)
-        way_at, target_at = layout["lay_way"].start, layout["lay_target"].start
-        cards_at, last_at = layout["lay_cards"].start, layout["lay_last"].start
+        """Each slot's play by 1-based indices: its way (lay_way[k]), its target's face
+        (lay_target[k]), and its cards' faces in the order they go down
+        (lay_cards[k * lay_most + i], 0 after the last)."""
+        layout, most = self.layout, self.lay_most
+        way_at, target_at, cards_at = layout["lay_way"].start, layout["lay_target"].start, layout["lay_cards"].start
         for slot, option in enumerate(self.lay_options(d)):
             way, target, _, faces = self._lay_key(option)
-            vec[way_at + slot * nw + way] = 1
-            vec[target_at + slot * nf + target] = 1
-            for face in faces:
-                vec[cards_at + slot * nf + face] += 1
-            vec[last_at + slot * nf + faces[-1]] = 1
+            vec[way_at + slot] = way + 1
+            vec[target_at + slot] = target + 1
+            for i, face in enumerate(faces):
+                vec[cards_at + slot * most + i] = face + 1
 
     # -- rendering ----------------------------------------------------------
     def render(self) -> str | None:

@@ -1,19 +1,23 @@
 """The bots make the plays a variant declares (`turn: plays:`, issue 41): greedy sheds
 the most cards, expert weighs a several-card play against its one-card plays, ISMCTS
-searches them (and the decision after a draw), on arranged positions of house/doubles."""
+searches them, on arranged positions of house/doubles and of a test variant with a
+declared row and two plays a turn (the "another play" decision)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import answer, game, labels, pending
-from unodsl import DRAW, PASS, Game
+from tests.helpers import game, labels, pending
+from unodsl import PASS, Game, load_variant
 from unodsl.engine.actions import Lay, Play
 from unodsl.engine.view import outward
 from unodsl.players.bots import ExpertAgent, GreedyAgent, RandomAgent, make_agents
 from unodsl.players.ismcts import ISMCTSAgent, action_key
+
+ROW = Path(__file__).resolve().parents[1] / "property" / "row_plays.yaml"  # a declared row, two plays a turn
 
 
 def choice(agent: Any, g: Game) -> Any:
@@ -50,18 +54,25 @@ def test_greedy_keeps_its_one_card_choice_without_a_declared_play() -> None:
     assert made == Play(g.hands[0][1])  # the heaviest card, as ever
 
 
-def test_greedy_makes_the_play_offered_with_the_card_just_drawn() -> None:
-    # red 7 alone could go, but the player draws: the drawn blue 7 cannot go alone, and
-    # red 7 + blue 7 is offered after the draw ("another play")
-    g = doubles({0: ["red 7", "green 2"], 1: ["green 2", "green 4"]}, ["red 3"], draw=["blue 7"])
-    answer(g, DRAW)
+def test_greedy_makes_another_play_when_a_turn_holds_two() -> None:
+    # the row (filled at the turn's start from the draw pile): red 1, blue 9; two plays a turn
+    g = Game(load_variant(ROW), 2, 0)
+    g.arrange({0: ["red 7", "red 5", "blue 2", "blue 3", "green 8"], 1: ["green 2", "green 4"]},
+              discard=["green 3"], draw=["red 1", "blue 9", "yellow 4", "green 5"], current=0)
+    assert labels(g.places["center_row"]) == ["red 1", "blue 9"]
+    first = choice(GreedyAgent(), g)  # two red cards (12 points) before two blue ones (5)
+    assert isinstance(first, Lay) and labels(list(first.cards)) == ["red 7", "red 5"]
+    assert first.target.label == "red 1"
+    g.apply(first)
     assert pending(g) == (0, "turn", "another play")
     d = g.decision
     assert d is not None and PASS in d.options
-    made = choice(GreedyAgent(), g)
-    assert isinstance(made, Lay) and labels(list(made.cards)) == ["red 7", "blue 7"]
-    g.apply(made)
-    assert labels(g.hands[0]) == ["green 2"] and labels(g.discard_pile[-2:]) == ["red 7", "blue 7"]
+    second = choice(GreedyAgent(), g)
+    assert isinstance(second, Lay) and labels(list(second.cards)) == ["blue 2", "blue 3"]
+    assert second.target.label == "blue 9"
+    g.apply(second)
+    assert labels(g.hands[0]) == ["green 8"] and labels(g.aside) == ["red 7", "red 5", "blue 2", "blue 3"]
+    assert g.decision is not None and g.decision.player == 1  # two plays: the turn is over
 
 
 def test_expert_makes_a_doubles_play_over_a_low_card() -> None:
@@ -114,3 +125,16 @@ def test_ismcts_completes_a_game_of_doubles() -> None:
     g = Game(game("house/doubles").variant, 2, 3)
     g.autoplay([ISMCTSAgent(3, rollout=GreedyAgent, iterations=8, rollout_turns=10), RandomAgent(3)])
     assert g.over and g.winner is not None
+
+
+def test_ismcts_answers_the_another_play_decision_of_a_row_variant() -> None:
+    asked: list[str] = []
+
+    class Noting(ISMCTSAgent):
+        def choose(self, game: Game, decision: Any) -> Any:
+            asked.append(decision.prompt)
+            return super().choose(game, decision)
+
+    g = Game(load_variant(ROW), 2, 1)
+    g.autoplay([Noting(4, rollout=GreedyAgent, iterations=8, rollout_turns=10), GreedyAgent()], rounds=1)
+    assert len(g.round_turns) == 1 and "another play" in asked

@@ -123,7 +123,7 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
                 assert described == f"colour {option}"
             elif isinstance(option, Lay):  # a slot, whose play the observation describes
                 assert described == f"lay {a - e.lay_base}"
-                assert _slot(e, obs["observation"], a - e.lay_base) == _lay_key(option)
+                assert _slot(e, obs["observation"], a - e.lay_base) == _key(option, d.player, e.n)
             else:
                 assert described == str(option)
         lays = [a for a, o in legal.items() if isinstance(o, Lay)]
@@ -147,23 +147,15 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
 def _slot(e: UnoEnv, vec: Any, slot: int) -> Any:
     """The play lay slot `slot` stands for, read back from the observation alone (as _key
     gives it), or None for an empty slot."""
-    nf, nw = len(e.faces), len(e.ways)
-    way = vec[e.layout["lay_way"]][slot * nw:(slot + 1) * nw]
-    if not way.any():
+    way = int(vec[e.layout["lay_way"]][slot])
+    target = int(vec[e.layout["lay_target"]][slot])
+    cards = [int(f) for f in vec[e.layout["lay_cards"]][slot * e.lay_most:(slot + 1) * e.lay_most]]
+    if not way:
+        assert target == 0 and not any(cards)
         return None
-    target = vec[e.layout["lay_target"]][slot * nf:(slot + 1) * nf]
-    cards = vec[e.layout["lay_cards"]][slot * nf:(slot + 1) * nf]
-    last = vec[e.layout["lay_last"]][slot * nf:(slot + 1) * nf]
-    assert way.sum() == target.sum() == last.sum() == 1 and cards[int(np.argmax(last))] >= 1
-    counts = {e.faces[f]: int(c) for f, c in enumerate(cards) if c}
-    return ("lay", e.ways[int(np.argmax(way))], e.faces[int(np.argmax(target))], counts,
-            e.faces[int(np.argmax(last))])
-
-
-def _lay_key(option: Lay) -> Any:
-    """A declared play as the observation describes it (its cards' faces counted, its last one)."""
-    faces = [_face(c) for c in option.cards]
-    return ("lay", option.way, _face(option.target), {f: faces.count(f) for f in faces}, faces[-1])
+    faces = cards[:cards.index(0)] if 0 in cards else cards
+    assert target and faces and not any(cards[len(faces):])
+    return ("lay", e.ways[way - 1], e.faces[target - 1], tuple(e.faces[f - 1] for f in faces))
 
 
 def test_the_action_space_is_derived_from_the_variant() -> None:
@@ -189,11 +181,10 @@ def test_a_variant_with_declared_plays_has_lay_slots_after_the_words() -> None:
     assert doubles.num_actions == 54 + 4 + 4 + 5 + LAY_SLOTS
     assert doubles.action_names[doubles.lay_base - 5:doubles.lay_base + 2] == [
         "yes", "no", "draw", "keep", "pass", "lay 0", "lay 1"]
-    assert [(name, length) for name, _, length in doubles.layout.parts[-4:]] == [
-        ("lay_way", LAY_SLOTS), ("lay_target", LAY_SLOTS * 54), ("lay_cards", LAY_SLOTS * 54),
-        ("lay_last", LAY_SLOTS * 54)]
+    assert [(name, length) for name, _, length in doubles.layout.parts[-3:]] == [
+        ("lay_way", LAY_SLOTS), ("lay_target", LAY_SLOTS), ("lay_cards", LAY_SLOTS * 4)]
     high = doubles.observation_space("player_0")["observation"].high
-    assert high[doubles.layout["lay_cards"]].max() == 4 and high[doubles.layout["lay_last"]].max() == 1
+    assert high[doubles.layout["lay_way"]].max() == 1 and high[doubles.layout["lay_cards"]].max() == 54
     assert env("house/doubles", players=2, lay_slots=5).num_actions == 54 + 4 + 2 + 5 + 5
 
 
@@ -211,7 +202,7 @@ def test_each_declared_play_of_a_decision_is_one_slot_in_canonical_order() -> No
         0: ["red 7", "blue 7"], 1: ["red 7", "blue 7", "blue 7"]}
     assert all(o in d.options for o in lays.values())
     vec = e.observe("player_0")["observation"]
-    assert [_slot(e, vec, k) for k in range(3)] == [_lay_key(lays[0]), _lay_key(lays[1]), None]
+    assert [_slot(e, vec, k) for k in range(3)] == [_key(lays[0], 0, 2), _key(lays[1], 0, 2), None]
     assert legal[e.action_names.index("red 7")] == Play(g.hands[0][0])
     e._legal = legal  # (arranged behind the env's back)
     assert e.lay_base == 65
@@ -475,7 +466,7 @@ def test_the_random_policy_loop_in_the_docs_runs(capsys: pytest.CaptureFixture[s
 def test_the_docs_action_table_counts_are_the_environments() -> None:
     rows = re.findall(r"^\| ([a-z_/]+)[^|]*\| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", DOC.read_text(encoding="utf-8"),
                       re.M)
-    assert len(rows) == 8
+    assert len(rows) == 9
     for name, faces, colours, slots, actions in rows:
         e = env(name, players=seats(name, 4))
         assert (len(e.faces), len(e.colors), e.lay_slots, e.num_actions) == (

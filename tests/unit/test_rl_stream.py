@@ -63,14 +63,11 @@ def reference_observation(e: UnoEnv, game: Game, p: int) -> Any:
             vec[at["about"] + face[d.about.faces[d.about.side]]] = 1
         if d.prompt:
             vec[at["prompt"] + zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS] = 1
-        nf, nw = len(e.faces), len(e.ways)
-        for slot, lay in enumerate(reference_slots(e, d)):
-            vec[at["lay_way"] + slot * nw + e.ways.index(lay.way)] = 1
-            vec[at["lay_target"] + slot * nf + face[lay.target.faces[lay.target.side]]] = 1
-            for c in lay.cards:
-                vec[at["lay_cards"] + slot * nf + face[c.faces[c.side]]] += 1
-            last = lay.cards[-1]
-            vec[at["lay_last"] + slot * nf + face[last.faces[last.side]]] = 1
+        for slot, lay in enumerate(reference_slots(e, d)):  # 1-based indices: way, target's face, cards' faces
+            vec[at["lay_way"] + slot] = e.ways.index(lay.way) + 1
+            vec[at["lay_target"] + slot] = face[lay.target.faces[lay.target.side]] + 1
+            for i, c in enumerate(lay.cards):
+                vec[at["lay_cards"] + slot * e.lay_most + i] = face[c.faces[c.side]] + 1
     np.minimum(vec, e.observation_space("player_0")["observation"].high, out=vec)
     return vec
 
@@ -172,8 +169,8 @@ def stream_digest(name: str, players: int, seed: int, episodes: int = 2, **setti
     return h.hexdigest()
 
 
-# (variant, players, seed, settings, digest at 168351b; house/doubles's, new with the lay
-# slots, at the rlbots branch's first RL commit); `slow` for the longer ones.
+# (variant, players, seed, settings, digest at 168351b; those of dos and house/doubles, new
+# with the lay slots, at the rlbots branch); `slow` for the longer ones.
 SLOW = pytest.mark.slow
 PINNED = [
     (MIRROR, 2, 3, {}, "30f71ca2d6c97199bc7910ff4ffc4fb008ad6722e0cbd6d5ab72511e5b056b63"),
@@ -188,6 +185,8 @@ PINNED = [
                  marks=SLOW),
     pytest.param("crazy_eights", 4, 3, {}, "68c5565f8d311069a850710cc8ebcd85e9809bb0185c40bc1b0d377887966145",
                  marks=SLOW),
+    ("dos", 2, 3, {}, "8b6d0047feab5219cfe38b4d852172c2ffe6700014825b10ed98364936f56ed9"),  # (at rlbots)
+    ("dos", 4, 3, {}, "e0e372e8b913699d79e362244f017ed93ae0c79cc49f4e34b85cd4cd88a20512"),
     ("duo", 2, 3, {}, "60f7051c55b6689671cce61496b3e4bacfad649f882e1b2c241012439f9f55bd"),
     pytest.param("flip", 2, 3, {}, "6f5639969a475fbb46263454b820a284452060d42ee998d20a0f941409a280ff", marks=SLOW),
     pytest.param("flip", 4, 3, {}, "eebd0e3ce26b621e8c0abf449ceec922050bf380199b962680b24ad88cee43b1", marks=SLOW),
@@ -201,8 +200,8 @@ PINNED = [
                  "77f6ccd00ed7a2382e4229c168a7fb102b8f453a7ea7c629edbc1b9f4df8b0f3", marks=SLOW),
     pytest.param("house/draw_two_stacking", 4, 3, {},
                  "ed8475de09a9b2f2e0717a57f223649a2fb99d7e90e2ed4584e9f4f9e6162478", marks=SLOW),
-    ("house/doubles", 2, 3, {}, "ebd40b6898f3543db70c23f9f955c87cabd39d6c0fe54a14c0d4a1754fdb6839"),  # (at rlbots)
-    ("house/doubles", 4, 3, {}, "636a1e4af4626abe08c2ba45809f0fcd08bd871fbb2faa1106b964bf87aa47da"),
+    ("house/doubles", 2, 3, {}, "4b56ffb350481eff824e51419e2cf05b699a717f54c51a1997be5ddeb709b634"),  # (at rlbots)
+    ("house/doubles", 4, 3, {}, "d16191d94cacdff9eaf2d6e54c3d6598243bbaabe66f30f949c99c8fc171991a"),
     ("house/jump_in", 2, 3, {}, "1d0df4d4515e9f14333b633d31ec19dddf23a27cbe917975e726c474ea084e9c"),
     pytest.param("house/jump_in", 4, 3, {}, "77591de154a4ad5dc22372723f58799dc61107d9af8cf17f5da9e7ff4dbf546d",
                  marks=SLOW),
