@@ -5,13 +5,14 @@ once by its name; `simulate` and `analyze` show both."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 
 from tests.helpers import labels
-from unodsl import Game, load_variant
+from unodsl import Game, load_variant, make_agents
 from unodsl.cli import main
 from unodsl.engine.actions import Lay
 from unodsl.tools.analyze import Budget, analyze, report
@@ -132,3 +133,31 @@ def test_a_declared_play_is_an_answer_of_its_own_and_plays_the_kinds_of_its_card
     Restricted(Seen(), "number", RUSH).choose(g, d)
     assert pair in offered and "draw" not in [str(o) for o in offered]
     assert {o.card.kind for o in offered if not isinstance(o, Lay)} == {"number"}
+
+
+def test_the_counts_of_a_round_are_its_plays_events_by_kind_and_by_play() -> None:
+    """Over whole rounds of the row variant (plays onto the discard pile and onto the row):
+    the kinds counted are those of every card_played plus every card of a declared play
+    put elsewhere, and the plays counted are the cards_played events by name."""
+    seen: list[tuple[dict[str, int], dict[str, int], Counter[str], Counter[str]]] = []
+    kinds: Counter[str] = Counter()
+    ways: Counter[str] = Counter()
+
+    def listen(game: Game, name: str, data: dict[str, Any]) -> None:
+        if name == "card_played":
+            kinds[data["card"].kind] += 1
+        elif name == "cards_played":
+            ways[data["play"]] += 1
+            if data["to"] != "discard_pile":
+                kinds.update(c.kind for c in data["cards"])
+        elif name == "round_end":
+            seen.append((game.plays_by_kind(), game.plays_by_way(), kinds.copy(), ways.copy()))
+            kinds.clear()
+            ways.clear()
+
+    g = Game(load_variant(ROW), 3, 2, count_plays=True, listeners=[listen],
+             listen_to=("card_played", "cards_played", "round_end"))
+    g.autoplay(make_agents(["greedy", "random"], 3, 2), rounds=3)
+    assert len(seen) == 3
+    for by_kind, by_way, want_kinds, want_ways in seen:
+        assert by_kind == dict(want_kinds) and by_way == dict(want_ways) and by_way
