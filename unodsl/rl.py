@@ -147,6 +147,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         sizes = [("hand", nf, deck), ("top", nf, 1), ("color", nc, 1), ("side", len(variant.sides), 1),
                  ("direction", 1, 1), ("hand_sizes", n - 1, deck), ("scores", n, 2), ("penalty", 1, deck),
                  ("draw_pile", 1, deck), ("kind", len(KINDS), 1), ("about", nf, 1), ("prompt", PROMPT_BUCKETS, 1)]
+        # the zones of `zones:` (a player's: one per seat, own first, then in seat order)
+        self.declared = [z for z in variant.zones if not z.builtin]
+        places = sum(n if z.owner == "player" else 1 for z in self.declared)
+        if places:  # each: its cards counted by face (those the player may see), then its size
+            sizes.append(("zones", places * (nf + 1), deck))
         k = self.lay_slots
         self.lay_most = max((w.most for w in variant.turn.plays), default=0)  # the most cards of a play
         if k:  # each slot's play by indices, 1-based (0: no play): its way, its target's face, its cards' faces
@@ -430,7 +435,25 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                 vec[prompt_at + bucket] = 1
             if self.lay_slots and any(type(o) is Lay for o in d.options):
                 self._encode_slots(vec, d)
+        if self.declared:
+            self._encode_zones(vec, game, p)
         return np.frombuffer(vec, _FLOAT32)
+
+    def _encode_zones(self, vec: array[float], game: Game, p: int) -> None:
+        """The zones of `zones:` as `p` sees them (PlayerView.zones): for each, in order
+        (a player's zone once per seat, `p`'s first), its cards counted by face when `p`
+        may see them (face up; or `p`'s own, for a zone its owner sees), then its size."""
+        at, nf, deck, order = self.layout["zones"].start, len(self.faces), self._deck, self._order[p]
+        for z in self.declared:
+            held: list[tuple[int | None, list[Card]]] = [(None, game.places[z.name])] if z.owner == "table" \
+                else [(q, game.seat_places[z.name][q]) for q in order]
+            for seat, cards in held:
+                if z.shows == "all" or (z.shows == "owner" and seat == p):
+                    for card in cards:
+                        face = at + self._face_action(card)
+                        vec[face] = min(vec[face] + 1, deck)
+                vec[at + nf] = min(len(cards), deck)
+                at += nf + 1
 
     def _encode_slots(self, vec: array[float], d: Decision) -> None:
         """Each slot's play by 1-based indices: its way (lay_way[k]), its target's face

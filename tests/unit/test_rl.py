@@ -235,6 +235,31 @@ def test_more_declared_plays_than_lay_slots_is_a_clear_error() -> None:
         env("house/doubles", lay_slots=0)
 
 
+def test_the_declared_zones_are_seen_as_their_shows_says(tmp_path: Path) -> None:
+    path = tmp_path / "stock.yaml"
+    path.write_text("extends: classic\nname: stock\nzones:\n  stock: {owner: player, shows: owner}\n"
+                    "  center_row: {shape: row}\n  face_down: {shows: none}\n")
+    e = env(str(path), players=3)
+    assert e.layout["zones"].stop - e.layout["zones"].start == (3 + 1 + 1) * (54 + 1)
+    g = e.game
+    assert g is not None
+    g.arrange({0: ["red 1"], 1: ["red 2"], 2: ["red 3"]}, discard=["red 4"],
+              zones={"stock 1": ["blue 5", "blue 5"], "stock 2": ["green 6"], "center_row": ["yellow 7", "wild"],
+                     "face_down": ["red 8"]})
+
+    def zone(vec: Any, i: int) -> tuple[dict[str, int], int]:
+        block = vec[e.layout["zones"]][i * 55:(i + 1) * 55]
+        return {e.faces[f].label: int(c) for f, c in enumerate(block[:54]) if c}, int(block[54])
+
+    seen = e.observe("player_1")["observation"]  # stock: own (seat 1), seat 2, seat 0; then the row, face_down
+    assert [zone(seen, i) for i in range(5)] == [({"blue 5": 2}, 2), ({}, 1), ({}, 0),
+                                                 ({"yellow 7": 1, "wild": 1}, 2), ({}, 1)]
+    seen = e.observe("player_2")["observation"]
+    assert [zone(seen, i) for i in range(3)] == [({"green 6": 1}, 1), ({}, 0), ({}, 2)]
+    assert e.observation_space("player_0")["observation"].contains(seen)  # type: ignore[index]
+    assert "zones" not in [name for name, _, _ in env("classic").layout.parts]
+
+
 def test_two_cards_with_one_face_are_one_action_answered_by_the_first() -> None:
     e = env("classic", players=2, seed=0)
     g = e.game
