@@ -112,15 +112,25 @@ def test_ismcts_goes_out_with_the_doubles_play() -> None:
     assert isinstance(made, Lay) and labels(list(made.cards)) == ["red 7", "blue 7"]
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_ismcts_completes_rounds_of_doubles(players: int) -> None:
-    g = Game(game("house/doubles").variant, players, 5)
-    agents = [ISMCTSAgent(7, rollout=GreedyAgent, iterations=8, rollout_turns=10),
-              *make_agents(["greedy", "expert"], players - 1, 5)]
+@pytest.mark.parametrize(("name", "players", "seed"), [("house/doubles", 2, 5), ("house/doubles", 3, 5), ("dos", 3, 1)])
+def test_ismcts_completes_rounds_making_declared_plays(name: str, players: int, seed: int) -> None:
+    made: list[Any] = []
+
+    class Noting(ISMCTSAgent):
+        def choose(self, game: Game, decision: Any) -> Any:
+            answer = super().choose(game, decision)
+            made.append(answer)
+            return answer
+
+    g = Game(load_variant(name), players, seed)
+    agents = [Noting(7, rollout=GreedyAgent, iterations=8, rollout_turns=10),
+              *make_agents(["greedy", "expert"], players - 1, seed)]
     g.autoplay(agents, rounds=1)
     assert len(g.round_turns) == 1 and max(g.scores) > 0  # a round played to its winner, scored
+    assert any(isinstance(a, Lay) for a in made)
 
 
+@pytest.mark.slow  # (about 3 s: rounds of it run by default above)
 def test_ismcts_completes_a_game_of_doubles() -> None:
     g = Game(game("house/doubles").variant, 2, 3)
     g.autoplay([ISMCTSAgent(3, rollout=GreedyAgent, iterations=8, rollout_turns=10), RandomAgent(3)])
