@@ -15,7 +15,7 @@ Spaces (see docs/rl.md for the full layout):
   matching option is taken). A variant with declared plays (`turn: plays:`) has K
   more actions, `lay_slots` (256 by default): the declared plays a decision offers,
   one per slot in a canonical order, each slot described in the observation by
-  indices (`lay_way`, `lay_target`, `lay_cards`); see `lay_options`.
+  indices (`lay_way`, `lay_target`, `lay_target_at`, `lay_cards`); see `lay_options`.
 - the observation is a `Dict` of `observation` (a float32 `Box`, layout in
   `ObservationLayout`) and `action_mask` (int8, 1 for each legal action of the
   player to move, all 0 for the others).
@@ -155,7 +155,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         k = self.lay_slots
         self.lay_most = max((w.most for w in variant.turn.plays), default=0)  # the most cards of a play
         if k:  # each slot's play by indices, 1-based (0: no play): its way, its target's face, its cards' faces
-            sizes += [("lay_way", k, len(self.ways)), ("lay_target", k, nf), ("lay_cards", k * self.lay_most, nf)]
+            longest = max([deck, *(z.capacity or 0 for z in self.declared)])  # the longest a row can be
+            sizes += [("lay_way", k, len(self.ways)), ("lay_target", k, nf), ("lay_target_at", k, longest),
+                      ("lay_cards", k * self.lay_most, nf)]
         parts, start, high = [], 0, []
         for name, length, top in sizes:
             parts.append((name, start, length))
@@ -334,21 +336,30 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                 legal[self.lay_base + slot] = option
         return legal
 
-    def _lay_key(self, option: Lay) -> tuple[int, int, int, tuple[int, ...]]:
-        """What a slot stands for: the way, the target's face, how many cards, their faces in order."""
+    def _lay_key(self, option: Lay) -> tuple[int, int, int, int, tuple[int, ...]]:
+        """What a slot stands for: the way, the target's face and its place in its row (1
+        for the first card; 0 for a pile's top: two cards of a row are two targets, as
+        they may differ by more than their face, a number said for a Wild #), how many
+        cards, their faces in order."""
+        way = self._way_index[option.way]
+        at = 0
+        onto = self.variant.turn.plays[way]
+        if onto.row and self.game is not None:
+            row = self.game.places.get(onto.onto, ())
+            at = next((i + 1 for i, c in enumerate(row) if c.id == option.target.id), 0)
         faces = tuple(self._face_action(c) for c in option.cards)
-        return (self._way_index[option.way], self._face_action(option.target), len(faces), faces)
+        return (way, self._face_action(option.target), at, len(faces), faces)
 
     def lay_options(self, d: Decision) -> list[Lay]:
         """The declared plays `d` offers, one per slot: plays alike (the same way, a target
         of the same face, cards of the same faces in the same order) are one, answered by
-        the first the engine offers; sorted by way, target face, number of cards and the
-        cards' faces (the order of `faces`). More than `lay_slots` of them is an error
+        the first the engine offers; sorted by way, target face, the target's place in
+        its row, number of cards and the cards' faces (the order of `faces`). More than `lay_slots` of them is an error
         that says which `lay_slots` would do."""
         memo, slots = self._slots
         if memo is d:
             return slots
-        first: dict[tuple[int, int, int, tuple[int, ...]], Lay] = {}
+        first: dict[tuple[int, int, int, int, tuple[int, ...]], Lay] = {}
         for option in d.options:
             if type(option) is Lay:
                 first.setdefault(self._lay_key(option), option)
@@ -457,14 +468,17 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
 
     def _encode_slots(self, vec: array[float], d: Decision) -> None:
         """Each slot's play by 1-based indices: its way (lay_way[k]), its target's face
-        (lay_target[k]), and its cards' faces in the order they go down
-        (lay_cards[k * lay_most + i], 0 after the last)."""
+        (lay_target[k]) and place in its row (lay_target_at[k], 0 for a pile's top), and
+        its cards' faces in the order they go down (lay_cards[k * lay_most + i], 0 after
+        the last)."""
         layout, most = self.layout, self.lay_most
         way_at, target_at, cards_at = layout["lay_way"].start, layout["lay_target"].start, layout["lay_cards"].start
+        place_at = layout["lay_target_at"].start
         for slot, option in enumerate(self.lay_options(d)):
-            way, target, _, faces = self._lay_key(option)
+            way, target, at, _, faces = self._lay_key(option)
             vec[way_at + slot] = way + 1
             vec[target_at + slot] = target + 1
+            vec[place_at + slot] = at
             for i, face in enumerate(faces):
                 vec[cards_at + slot * most + i] = face + 1
 

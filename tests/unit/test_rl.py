@@ -65,11 +65,15 @@ def _face(card: Card) -> Any:
     return card.faces[card.side]
 
 
-def _key(option: Any, player: int, n: int) -> Any:
+def _key(option: Any, player: int, n: int, game: Game | None = None) -> Any:
     """What an action stands for: a card's face, a colour, a seat relative to the chooser, a word,
-    a declared play by its way, its target's face and its cards' faces in order."""
+    a declared play by its way, its target (its face, and its place in its row: 1 for the
+    first card, 0 for a pile's top) and its cards' faces in order."""
     if isinstance(option, Lay):
-        return ("lay", option.way, _face(option.target), tuple(_face(c) for c in option.cards))
+        at = 0
+        for zone in (game.places.values() if game is not None else ()):
+            at = next((i + 1 for i, c in enumerate(zone) if c.id == option.target.id), at)
+        return ("lay", option.way, _face(option.target), at, tuple(_face(c) for c in option.cards))
     if isinstance(option, Play):
         return ("face", _face(option.card))
     if isinstance(option, Card):
@@ -103,13 +107,15 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
         legal = e.legal_actions(d)
         by_key: dict[Any, int] = {}
         for option in d.options:
-            matching = [a for a, o in legal.items() if _key(o, d.player, e.n) == _key(option, d.player, e.n)]
+            matching = [a for a, o in legal.items()
+                        if _key(o, d.player, e.n, e.game) == _key(option, d.player, e.n, e.game)]
             assert len(matching) == 1, (d, option)
-            by_key.setdefault(_key(option, d.player, e.n), matching[0])
+            by_key.setdefault(_key(option, d.player, e.n, e.game), matching[0])
         # distinct faces, colours, seats and words are distinct actions; each answers with its first option
         assert len(set(by_key.values())) == len(by_key) == len(legal)
         for a, option in legal.items():
-            first = next(o for o in d.options if _key(o, d.player, e.n) == _key(option, d.player, e.n))
+            first = next(o for o in d.options
+                         if _key(o, d.player, e.n, e.game) == _key(option, d.player, e.n, e.game))
             assert option is first
             described = e.action_names[a]
             if isinstance(option, Play | Card):
@@ -123,7 +129,7 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
                 assert described == f"colour {option}"
             elif isinstance(option, Lay):  # a slot, whose play the observation describes
                 assert described == f"lay {a - e.lay_base}"
-                assert _slot(e, obs["observation"], a - e.lay_base) == _key(option, d.player, e.n)
+                assert _slot(e, obs["observation"], a - e.lay_base) == _key(option, d.player, e.n, e.game)
             else:
                 assert described == str(option)
         lays = [a for a, o in legal.items() if isinstance(o, Lay)]
@@ -149,13 +155,14 @@ def _slot(e: UnoEnv, vec: Any, slot: int) -> Any:
     gives it), or None for an empty slot."""
     way = int(vec[e.layout["lay_way"]][slot])
     target = int(vec[e.layout["lay_target"]][slot])
+    at = int(vec[e.layout["lay_target_at"]][slot])
     cards = [int(f) for f in vec[e.layout["lay_cards"]][slot * e.lay_most:(slot + 1) * e.lay_most]]
     if not way:
-        assert target == 0 and not any(cards)
+        assert target == at == 0 and not any(cards)
         return None
     faces = cards[:cards.index(0)] if 0 in cards else cards
     assert target and faces and not any(cards[len(faces):])
-    return ("lay", e.ways[way - 1], e.faces[target - 1], tuple(e.faces[f - 1] for f in faces))
+    return ("lay", e.ways[way - 1], e.faces[target - 1], at, tuple(e.faces[f - 1] for f in faces))
 
 
 def test_the_action_space_is_derived_from_the_variant() -> None:
@@ -181,8 +188,8 @@ def test_a_variant_with_declared_plays_has_lay_slots_after_the_words() -> None:
     assert doubles.num_actions == 54 + 4 + 4 + 5 + LAY_SLOTS
     assert doubles.action_names[doubles.lay_base - 5:doubles.lay_base + 2] == [
         "yes", "no", "draw", "keep", "pass", "lay 0", "lay 1"]
-    assert [(name, length) for name, _, length in doubles.layout.parts[-3:]] == [
-        ("lay_way", LAY_SLOTS), ("lay_target", LAY_SLOTS), ("lay_cards", LAY_SLOTS * 4)]
+    assert [(name, length) for name, _, length in doubles.layout.parts[-4:]] == [
+        ("lay_way", LAY_SLOTS), ("lay_target", LAY_SLOTS), ("lay_target_at", LAY_SLOTS), ("lay_cards", LAY_SLOTS * 4)]
     high = doubles.observation_space("player_0")["observation"].high
     assert high[doubles.layout["lay_way"]].max() == 1 and high[doubles.layout["lay_cards"]].max() == 54
     assert env("house/doubles", players=2, lay_slots=5).num_actions == 54 + 4 + 2 + 5 + 5
@@ -208,6 +215,24 @@ def test_each_declared_play_of_a_decision_is_one_slot_in_canonical_order() -> No
     assert e.lay_base == 65
     assert e.describe().endswith("62=draw, 65=doubles: red 7 + blue 7 on red 3, "
                                  "66=doubles: red 7 + blue 7 + blue 7 on red 3")
+
+
+def test_two_row_cards_of_one_face_are_two_targets() -> None:
+    # (two cards of a row may differ by more than their face: a number said for a Wild #)
+    e = env(ROW, players=2, seed=0)
+    g = e.game
+    assert g is not None
+    g.arrange({0: ["red 7", "green 2"], 1: ["green 2", "green 4"]}, discard=["blue 3"],
+              draw=["red 1", "red 1", "yellow 4"])
+    assert [c.label for c in g.places["center_row"]] == ["red 1", "red 1"]
+    d = g.decision
+    assert d is not None
+    legal = e.legal_actions(d)
+    lays = {a - e.lay_base: o for a, o in legal.items() if isinstance(o, Lay)}
+    assert [(o.target.id, [c.label for c in o.cards]) for o in lays.values()] == [
+        (c.id, ["red 7"]) for c in g.places["center_row"]]
+    vec = e.observe("player_0")["observation"]
+    assert [_slot(e, vec, k)[3] for k in (0, 1)] == [1, 2]
 
 
 def test_stepping_a_lay_slot_makes_that_play() -> None:

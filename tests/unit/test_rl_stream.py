@@ -73,25 +73,35 @@ def reference_observation(e: UnoEnv, game: Game, p: int) -> Any:
             vec[at["about"] + face[d.about.faces[d.about.side]]] = 1
         if d.prompt:
             vec[at["prompt"] + zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS] = 1
-        for slot, lay in enumerate(reference_slots(e, d)):  # 1-based indices: way, target's face, cards' faces
+        for slot, lay in enumerate(reference_slots(e, game, d)):  # 1-based: way, target's face and place, faces
             vec[at["lay_way"] + slot] = e.ways.index(lay.way) + 1
             vec[at["lay_target"] + slot] = face[lay.target.faces[lay.target.side]] + 1
+            vec[at["lay_target_at"] + slot] = place(e, game, lay)
             for i, c in enumerate(lay.cards):
                 vec[at["lay_cards"] + slot * e.lay_most + i] = face[c.faces[c.side]] + 1
     np.minimum(vec, e.observation_space("player_0")["observation"].high, out=vec)
     return vec
 
 
-def reference_slots(e: UnoEnv, d: Decision) -> list[Lay]:
-    """The declared plays of `d` in slot order: the first of each (way, target face, faces
-    in order), sorted by way, target face, number of cards, then faces (as indices)."""
+def place(e: UnoEnv, game: Game, lay: Lay) -> int:
+    """The place of a play's target in its row (1 for the first card), 0 for a pile's top."""
+    way = next(w for w in e.variant.turn.plays if w.name == lay.way)
+    if not way.row:
+        return 0
+    return [c.id for c in game.places[way.onto]].index(lay.target.id) + 1
+
+
+def reference_slots(e: UnoEnv, game: Game, d: Decision) -> list[Lay]:
+    """The declared plays of `d` in slot order: the first of each (way, target face and
+    place, faces in order), sorted by way, target face and place, number of cards, then
+    faces (as indices)."""
     def face(c: Card) -> int:
         return e.faces.index(c.faces[c.side])
     first: dict[Any, Lay] = {}
     for o in d.options:
         if isinstance(o, Lay):
             faces = tuple(face(c) for c in o.cards)
-            first.setdefault((e.ways.index(o.way), face(o.target), len(faces), faces), o)
+            first.setdefault((e.ways.index(o.way), face(o.target), place(e, game, o), len(faces), faces), o)
     return [first[k] for k in sorted(first)]
 
 
@@ -102,7 +112,7 @@ def reference_mask(e: UnoEnv, game: Game, agent: str) -> Any:
     if (d is None or e.possible_agents[d.player] != agent or e.agent_selection != agent
             or e.terminations.get(agent) or e.truncations.get(agent)):
         return mask
-    mask[e.lay_base:e.lay_base + len(reference_slots(e, d))] = 1  # a slot for each play, from the first
+    mask[e.lay_base:e.lay_base + len(reference_slots(e, game, d))] = 1  # a slot for each play, from the first
     for option in d.options:
         if isinstance(option, Lay):
             pass
@@ -195,8 +205,8 @@ PINNED = [
                  marks=SLOW),
     pytest.param("crazy_eights", 4, 3, {}, "68c5565f8d311069a850710cc8ebcd85e9809bb0185c40bc1b0d377887966145",
                  marks=SLOW),
-    ("dos", 2, 3, {}, "cd2030a5a131b3f6406932bfcc065d12e42a1dbc1eef7af89828980b0f11fffd"),  # (at rlbots)
-    ("dos", 4, 3, {}, "47be90e6b5dfab144fca660b7d8f2fa214a6383062c42a43c579e7dc2e6ccf8a"),
+    ("dos", 2, 3, {}, "ac1472d6ff06a494b6b5242ea28016bebdcce540d85c58ced201a4ae37f6a543"),  # (at rlbots)
+    ("dos", 4, 3, {}, "212be53eb48285bd9f92b4bdf1084c6bf6c7699126f5a69d845b5eb4dffecad3"),
     ("duo", 2, 3, {}, "60f7051c55b6689671cce61496b3e4bacfad649f882e1b2c241012439f9f55bd"),
     pytest.param("flip", 2, 3, {}, "6f5639969a475fbb46263454b820a284452060d42ee998d20a0f941409a280ff", marks=SLOW),
     pytest.param("flip", 4, 3, {}, "eebd0e3ce26b621e8c0abf449ceec922050bf380199b962680b24ad88cee43b1", marks=SLOW),
@@ -210,8 +220,8 @@ PINNED = [
                  "77f6ccd00ed7a2382e4229c168a7fb102b8f453a7ea7c629edbc1b9f4df8b0f3", marks=SLOW),
     pytest.param("house/draw_two_stacking", 4, 3, {},
                  "ed8475de09a9b2f2e0717a57f223649a2fb99d7e90e2ed4584e9f4f9e6162478", marks=SLOW),
-    ("house/doubles", 2, 3, {}, "4b56ffb350481eff824e51419e2cf05b699a717f54c51a1997be5ddeb709b634"),  # (at rlbots)
-    ("house/doubles", 4, 3, {}, "d16191d94cacdff9eaf2d6e54c3d6598243bbaabe66f30f949c99c8fc171991a"),
+    ("house/doubles", 2, 3, {}, "0d4b1bd916d1b5f7a39280c76629169beb05416841548727c07b02fa73172a79"),  # (at rlbots)
+    ("house/doubles", 4, 3, {}, "1d7e19cfaef6c155e80be65b9e203e266aa2704c3fdf5f3ccd8d8da63f69b297"),
     ("house/jump_in", 2, 3, {}, "1d0df4d4515e9f14333b633d31ec19dddf23a27cbe917975e726c474ea084e9c"),
     pytest.param("house/jump_in", 4, 3, {}, "77591de154a4ad5dc22372723f58799dc61107d9af8cf17f5da9e7ff4dbf546d",
                  marks=SLOW),
