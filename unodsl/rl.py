@@ -12,7 +12,10 @@ Spaces (see docs/rl.md for the full layout):
   choose it when asked for a card), one per colour of every side, one per seat
   (relative to the player deciding: 0 is itself, 1 the next seat …), then yes,
   no, draw, keep and pass. Two cards with the same face are one action (the first
-  matching option is taken).
+  matching option is taken). A variant with declared plays (`turn: plays:`) has K
+  more actions, `lay_slots` (256 by default): the declared plays a decision offers,
+  one per slot in a canonical order, each slot described in the observation by
+  indices (`lay_way`, `lay_target`, `lay_target_at`, `lay_cards`); see `lay_options`.
 - the observation is a `Dict` of `observation` (a float32 `Box`, layout in
   `ObservationLayout`) and `action_mask` (int8, 1 for each legal action of the
   player to move, all 0 for the others).
@@ -47,7 +50,7 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
     raise ImportError(f"unodsl.rl needs the [rl] extra ({missing.name} is missing): "
                       "pip install 'unodsl[rl]'") from missing
 
-from .engine.actions import DRAW, KEEP, PASS, Decision, Play
+from .engine.actions import DRAW, KEEP, PASS, Decision, Lay, Play
 from .engine.actions import KINDS as DECISION_KINDS
 from .engine.cards import Card
 from .engine.game import MAX_TURNS, Game
@@ -58,6 +61,7 @@ from .variant.load import load_variant
 KINDS = tuple(DECISION_KINDS)
 PROMPT_BUCKETS = 8  # a decision's prompt, hashed (crc32) into one of these
 WORDS = ("yes", "no", "draw", "keep", "pass")
+LAY_SLOTS = 256  # the declared plays one decision may offer (distinct by way, target face, faces): see docs/rl.md
 _FLOAT32, _INT8 = np.dtype(np.float32), np.dtype(np.int8)
 
 
@@ -87,7 +91,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, variant: Variant, players: int | None = None, seed: int = 0, *,
                  reward: str = "win", episode: str = "round", max_turns: int = MAX_TURNS,
-                 max_rounds: int = 1_000, render_mode: str | None = None) -> None:
+                 max_rounds: int = 1_000, render_mode: str | None = None, lay_slots: int = LAY_SLOTS) -> None:
         super().__init__()
         if reward not in ("win", "points"):
             raise UnoDslError(f'reward must be "win" or "points", not {reward!r}')
@@ -99,6 +103,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         if not variant.min_players <= n <= variant.max_players:
             raise UnoDslError(f"{variant.name} is for {variant.min_players}–{variant.max_players} "
                               f"players, not {n}")
+        if variant.turn.plays and not 1 <= lay_slots <= 100_000:
+            raise UnoDslError(f"lay_slots must be between 1 and 100,000, not {lay_slots!r}")
         self.variant, self.n = variant, n
         self.reward_kind, self.episode = reward, episode
         self.max_turns, self.max_rounds = max_turns, max_rounds
@@ -115,11 +121,18 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self.color_base, self.seat_base = nf, nf + nc
         self.word_base = self.seat_base + n
         self._word_action = {w: self.word_base + k for k, w in enumerate(WORDS)}
-        self.num_actions = self.word_base + len(WORDS)
+        # the declared plays' slots (none for a variant without `turn: plays:`)
+        self.ways = [w.name for w in variant.turn.plays]
+        self._way_index = {w: i for i, w in enumerate(self.ways)}
+        self.lay_slots = lay_slots if self.ways else 0
+        self.lay_base = self.word_base + len(WORDS)
+        self.num_actions = self.lay_base + self.lay_slots
         self.action_names: list[str] = [self._face_name(f) for f in self.faces]
         self.action_names += [f"colour {c}" for c in self.colors]
         self.action_names += [f"seat +{k}" for k in range(n)]
         self.action_names += list(WORDS)
+        self.action_names += [f"lay {k}" for k in range(self.lay_slots)]
+        self._slots: tuple[Decision | None, list[Lay]] = (None, [])  # the last decision's slots (memo)
         # the top card's face, by side and label (the view shows labels)
         self._top_face: dict[tuple[str, str], int] = {}
         for side in variant.sides:
@@ -134,13 +147,24 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         sizes = [("hand", nf, deck), ("top", nf, 1), ("color", nc, 1), ("side", len(variant.sides), 1),
                  ("direction", 1, 1), ("hand_sizes", n - 1, deck), ("scores", n, 2), ("penalty", 1, deck),
                  ("draw_pile", 1, deck), ("kind", len(KINDS), 1), ("about", nf, 1), ("prompt", PROMPT_BUCKETS, 1)]
+        # the zones of `zones:` (a player's: one per seat, own first, then in seat order)
+        self.declared = [z for z in variant.zones if not z.builtin]
+        places = sum(n if z.owner == "player" else 1 for z in self.declared)
+        if places:  # each: its cards counted by face (those the player may see), then its size
+            sizes.append(("zones", places * (nf + 1), deck))
+        k = self.lay_slots
+        self.lay_most = max((w.most for w in variant.turn.plays), default=0)  # the most cards of a play
+        if k:  # each slot's play by indices, 1-based (0: no play): its way, its target's face, its cards' faces
+            longest = max([deck, *(z.capacity or 0 for z in self.declared)])  # the longest a row can be
+            sizes += [("lay_way", k, len(self.ways)), ("lay_target", k, nf), ("lay_target_at", k, longest),
+                      ("lay_cards", k * self.lay_most, nf)]
         parts, start, high = [], 0, []
         for name, length, top in sizes:
             parts.append((name, start, length))
             start += length
             high += [float(top)] * length
         self.layout = ObservationLayout(tuple(parts))
-        self._at = tuple(start for _, start, _ in parts)  # where each part starts, in the order of `sizes`
+        self._at = tuple(start for _, start, _ in parts[:12])  # where each part starts, in the order of `sizes`
         self._blank = array("f", bytes(4 * start))  # an observation of zeros, copied by _encode
         self._deck = deck  # the cap of every count in the observation (the space's bound)
         self._high = np.array(high, dtype=np.float32)
@@ -286,8 +310,12 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         """Each legal action of decision `d` → the option it answers with (the first
         option of each action: two cards of one face are one action)."""
         legal: dict[int, Any] = {}
+        lays = False
         for option in d.options:
             kind = type(option)
+            if kind is Lay:
+                lays = True
+                continue
             if kind is Play:
                 action = self._face_action(option.card)
             elif kind is Card:
@@ -303,7 +331,45 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
             else:  # pragma: no cover - the engine offers nothing else
                 raise UnoDslError(f"no action stands for the option {option!r}")
             legal.setdefault(action, option)
+        if lays:
+            for slot, option in enumerate(self.lay_options(d)):
+                legal[self.lay_base + slot] = option
         return legal
+
+    def _lay_key(self, option: Lay) -> tuple[int, int, int, int, tuple[int, ...]]:
+        """What a slot stands for: the way, the target's face and its place in its row (1
+        for the first card; 0 for a pile's top: two cards of a row are two targets, as
+        they may differ by more than their face, a number said for a Wild #), how many
+        cards, their faces in order."""
+        way = self._way_index[option.way]
+        at = 0
+        onto = self.variant.turn.plays[way]
+        if onto.row and self.game is not None:
+            row = self.game.places.get(onto.onto, ())
+            at = next((i + 1 for i, c in enumerate(row) if c.id == option.target.id), 0)
+        faces = tuple(self._face_action(c) for c in option.cards)
+        return (way, self._face_action(option.target), at, len(faces), faces)
+
+    def lay_options(self, d: Decision) -> list[Lay]:
+        """The declared plays `d` offers, one per slot: plays alike (the same way, a target
+        of the same face, cards of the same faces in the same order) are one, answered by
+        the first the engine offers; sorted by way, target face, the target's place in
+        its row, number of cards and the cards' faces (the order of `faces`). More than `lay_slots` of them is an error
+        that says which `lay_slots` would do."""
+        memo, slots = self._slots
+        if memo is d:
+            return slots
+        first: dict[tuple[int, int, int, int, tuple[int, ...]], Lay] = {}
+        for option in d.options:
+            if type(option) is Lay:
+                first.setdefault(self._lay_key(option), option)
+        if len(first) > self.lay_slots:
+            raise UnoDslError(f"a decision offers {len(first)} different declared plays, more than this "
+                              f"environment's {self.lay_slots} lay slots: make it with lay_slots={len(first)} "
+                              f"or more (env(..., lay_slots=N))")
+        slots = [first[key] for key in sorted(first)]
+        self._slots = (d, slots)
+        return slots
 
     def action_mask(self, agent: str) -> Any:
         mask = bytearray(self.num_actions)
@@ -378,7 +444,43 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                 if bucket is None:
                     bucket = self._bucket[d.prompt] = zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS
                 vec[prompt_at + bucket] = 1
+            if self.lay_slots and any(type(o) is Lay for o in d.options):
+                self._encode_slots(vec, d)
+        if self.declared:
+            self._encode_zones(vec, game, p)
         return np.frombuffer(vec, _FLOAT32)
+
+    def _encode_zones(self, vec: array[float], game: Game, p: int) -> None:
+        """The zones of `zones:` as `p` sees them (PlayerView.zones): for each, in order
+        (a player's zone once per seat, `p`'s first), its cards counted by face when `p`
+        may see them (face up; or `p`'s own, for a zone its owner sees), then its size."""
+        at, nf, deck, order = self.layout["zones"].start, len(self.faces), self._deck, self._order[p]
+        for z in self.declared:
+            held: list[tuple[int | None, list[Card]]] = [(None, game.places[z.name])] if z.owner == "table" \
+                else [(q, game.seat_places[z.name][q]) for q in order]
+            for seat, cards in held:
+                if z.shows == "all" or (z.shows == "owner" and seat == p):
+                    for card in cards:
+                        face = at + self._face_action(card)
+                        vec[face] = min(vec[face] + 1, deck)
+                vec[at + nf] = min(len(cards), deck)
+                at += nf + 1
+
+    def _encode_slots(self, vec: array[float], d: Decision) -> None:
+        """Each slot's play by 1-based indices: its way (lay_way[k]), its target's face
+        (lay_target[k]) and place in its row (lay_target_at[k], 0 for a pile's top), and
+        its cards' faces in the order they go down (lay_cards[k * lay_most + i], 0 after
+        the last)."""
+        layout, most = self.layout, self.lay_most
+        way_at, target_at, cards_at = layout["lay_way"].start, layout["lay_target"].start, layout["lay_cards"].start
+        place_at = layout["lay_target_at"].start
+        for slot, option in enumerate(self.lay_options(d)):
+            way, target, at, _, faces = self._lay_key(option)
+            vec[way_at + slot] = way + 1
+            vec[target_at + slot] = target + 1
+            vec[place_at + slot] = at
+            for i, face in enumerate(faces):
+                vec[cards_at + slot * most + i] = face + 1
 
     # -- rendering ----------------------------------------------------------
     def render(self) -> str | None:
@@ -412,7 +514,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         lines.append(f"  player_{seat}'s hand: {hand}")
         what = f" ({d.prompt})" if d.prompt else ""
         about = f" about {d.about.label}" if d.about is not None else ""
-        options = ", ".join(f"{a}={self.action_names[a]}" for a in sorted(self._legal))
+        options = ", ".join(f"{a}={self._legal[a] if a >= self.lay_base else self.action_names[a]}"
+                            for a in sorted(self._legal))
         lines.append(f"  player_{seat} chooses a {d.kind}{what}{about}: {options}")
         return "\n".join(lines)
 
@@ -426,7 +529,7 @@ def env(variant: str | Path | Variant, players: int | None = None, seed: int = 0
     "house/jump_in", a path, or a loaded Variant) with `players` seats (the variant's
     smallest table of at least 2 when not given). `options` switches on or sets
     variant options; `settings` go to UnoEnv (reward, episode, max_turns, max_rounds,
-    render_mode)."""
+    render_mode, lay_slots)."""
     loaded = variant if isinstance(variant, Variant) else load_variant(variant, options)
     made = UnoEnv(loaded, players, seed, **settings)
     made.reset(seed=seed)

@@ -1,5 +1,6 @@
 """The compiled backend (engine/codegen.py, the default) plays every shipped variant
-and house overlay exactly as the reference closure interpreter does.
+and house overlay (house/doubles: several-card plays) and a test variant with a declared
+row zone (row_plays.yaml) exactly as the reference closure interpreter does.
 
 Two views of the same games: the recorded event logs, and unrecorded games compared by
 every decision put to a player and the state at the end. Both run the same generated
@@ -17,12 +18,14 @@ from unodsl import Game, load_variant, make_agents
 from unodsl.engine.actions import Decision, encode_answer
 from unodsl.engine.backends import backend_of
 from unodsl.engine.cards import Card
+from unodsl.errors import RunawayRound
 from unodsl.model import Variant
 
 ROOT = Path(__file__).resolve().parents[2] / "variants"
 FILES = sorted(ROOT.glob("*.yaml")) + sorted((ROOT / "house").glob("*.yaml"))
 MIRROR = Path(__file__).resolve().parents[1] / "benchmarks" / "rlcard_mirror.yaml"
-ALL = [*FILES, MIRROR]
+ROW = Path(__file__).resolve().parent / "row_plays.yaml"  # a declared row zone, plays onto it, `then:`
+ALL = [*FILES, MIRROR, ROW]
 
 
 @cache
@@ -61,21 +64,33 @@ def table(variant: Variant, seed: int) -> tuple[int, list[str]]:
     return players, ["greedy", "random"] if seed % 2 else ["random", "greedy"]
 
 
+def played(g: Game, agents: list[Any]) -> str:
+    """Two rounds of `g`; how they ended: "" or a runaway's message (a grid's variant may
+    stall: no one can play or draw; both backends must stall alike)."""
+    try:
+        g.autoplay(agents, rounds=2)
+    except RunawayRound as err:
+        return str(err)
+    return ""
+
+
 def logged(variant: Variant, seed: int) -> list[Any]:
     players, names = table(variant, seed)
     g = Game(variant, players, seed, record=True, max_turns=3_000)
-    g.autoplay(make_agents(names, players, seed), rounds=2)
+    ended = played(g, make_agents(names, players, seed))
     assert g.events is not None
-    return [(name, plain(data)) for name, data in g.events]
+    return [*((name, plain(data)) for name, data in g.events), ended]
 
 
 def decided(variant: Variant, seed: int) -> tuple[list[Any], Any]:
     players, names = table(variant, seed)
     seen: list[Any] = []
     g = Game(variant, players, seed, max_turns=3_000)
-    g.autoplay([Watcher(a, seen) for a in make_agents(names, players, seed)], rounds=2)
+    ended = played(g, [Watcher(a, seen) for a in make_agents(names, players, seed)])
     end = (g.scores, g.round_turns, g.winner, g.actions, g.current, g.direction, g.current_color,
-           [plain(h) for h in g.hands], plain(g.discard_pile), plain(g.draw_pile), [sorted(f) for f in g.flags])
+           [plain(h) for h in g.hands], plain(g.discard_pile), plain(g.draw_pile), [sorted(f) for f in g.flags],
+           {name: plain(z) for name, z in g.places.items()},
+           {name: [plain(z) for z in zs] for name, zs in g.seat_places.items()}, plain(g.aside), ended)
     return seen, end
 
 
@@ -92,6 +107,19 @@ def test_compiled_turn_loop_decides_as_the_interpreter(path: Path) -> None:
     assert backend_of(compiled).name == "compiled" and backend_of(closures).name == "closures"
     for seed in range(6):
         assert decided(compiled, seed) == decided(closures, seed), f"seed {seed}"
+
+
+@pytest.mark.parametrize("path", [ROOT / "house" / "doubles.yaml", ROW], ids=lambda p: p.stem)
+def test_the_compared_games_make_declared_plays(path: Path) -> None:
+    """The comparisons above cover several-card plays (and, for the row, plays onto a
+    declared zone, two a turn, with their `then:`): such plays are made in the games compared."""
+    _, compiled = both(path)
+    laid = [seen for seed in range(6) for seen in decided(compiled, seed)[0] if isinstance(seen[4], list)]
+    assert len({len(seen[4][1]) for seen in laid}) >= 2  # plays of one and of more cards, or of 2 and more
+    if path == ROW:
+        assert any(seen[2] == "another play" for seen in laid)  # a second play in a turn
+        places = [decided(compiled, seed)[1][11]["center_row"] for seed in range(6)]
+        assert all(1 <= len(row) <= 3 for row in places)
 
 
 @pytest.mark.slow

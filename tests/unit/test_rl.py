@@ -20,11 +20,14 @@ from pettingzoo.test import api_test, seed_test
 
 from tests.helpers import ROOT, classic_with
 from unodsl import DRAW, KEEP, PASS, Game, IllegalAction, Play, load_variant
+from unodsl.engine.actions import Lay
 from unodsl.engine.cards import Card
-from unodsl.rl import KINDS, UnoEnv, env, random_policy_episode
+from unodsl.errors import UnoDslError
+from unodsl.rl import KINDS, LAY_SLOTS, UnoEnv, env, random_policy_episode
 from unodsl.variant.resolve import shipped_names
 
 NAMES = shipped_names()
+ROW = str(ROOT / "tests" / "property" / "row_plays.yaml")  # a declared row zone: plays onto a chosen card
 
 
 def seats(name: str, wanted: int = 3) -> int:
@@ -38,12 +41,12 @@ def test_every_shipped_variant_and_house_overlay_is_tested() -> None:
     assert {n.split("/")[-1] for n in NAMES} == {f.stem for f in files}
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, ROW])
 def test_pettingzoo_api_test_passes(name: str) -> None:
     api_test(env(name, players=seats(name), seed=1), num_cycles=8)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, ROW])
 def test_pettingzoo_seed_test_passes(name: str) -> None:
     seed_test(lambda: env(name, players=seats(name), seed=1), num_cycles=8)
 
@@ -62,8 +65,15 @@ def _face(card: Card) -> Any:
     return card.faces[card.side]
 
 
-def _key(option: Any, player: int, n: int) -> Any:
-    """What an action stands for: a card's face, a colour, a seat relative to the chooser, a word."""
+def _key(option: Any, player: int, n: int, game: Game | None = None) -> Any:
+    """What an action stands for: a card's face, a colour, a seat relative to the chooser, a word,
+    a declared play by its way, its target (its face, and its place in its row: 1 for the
+    first card, 0 for a pile's top) and its cards' faces in order."""
+    if isinstance(option, Lay):
+        at = 0
+        for zone in (game.places.values() if game is not None else ()):
+            at = next((i + 1 for i, c in enumerate(zone) if c.id == option.target.id), at)
+        return ("lay", option.way, _face(option.target), at, tuple(_face(c) for c in option.cards))
     if isinstance(option, Play):
         return ("face", _face(option.card))
     if isinstance(option, Card):
@@ -77,11 +87,12 @@ def _key(option: Any, player: int, n: int) -> Any:
     return (str(option),)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, ROW])
 def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) -> None:
     e = env(name, players=seats(name), seed=4)
     rng = random.Random(4)
     kinds: set[str] = set()
+    targets = 0  # the most targets of declared plays one decision offered
     for _ in range(400):
         if not e.agents:
             e.reset()
@@ -96,13 +107,15 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
         legal = e.legal_actions(d)
         by_key: dict[Any, int] = {}
         for option in d.options:
-            matching = [a for a, o in legal.items() if _key(o, d.player, e.n) == _key(option, d.player, e.n)]
+            matching = [a for a, o in legal.items()
+                        if _key(o, d.player, e.n, e.game) == _key(option, d.player, e.n, e.game)]
             assert len(matching) == 1, (d, option)
-            by_key.setdefault(_key(option, d.player, e.n), matching[0])
+            by_key.setdefault(_key(option, d.player, e.n, e.game), matching[0])
         # distinct faces, colours, seats and words are distinct actions; each answers with its first option
         assert len(set(by_key.values())) == len(by_key) == len(legal)
         for a, option in legal.items():
-            first = next(o for o in d.options if _key(o, d.player, e.n) == _key(option, d.player, e.n))
+            first = next(o for o in d.options
+                         if _key(o, d.player, e.n, e.game) == _key(option, d.player, e.n, e.game))
             assert option is first
             described = e.action_names[a]
             if isinstance(option, Play | Card):
@@ -114,8 +127,17 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
                 assert described == f"seat +{(option - d.player) % e.n}"
             elif isinstance(option, str):
                 assert described == f"colour {option}"
+            elif isinstance(option, Lay):  # a slot, whose play the observation describes
+                assert described == f"lay {a - e.lay_base}"
+                assert _slot(e, obs["observation"], a - e.lay_base) == _key(option, d.player, e.n, e.game)
             else:
                 assert described == str(option)
+        lays = [a for a, o in legal.items() if isinstance(o, Lay)]
+        assert lays == list(range(e.lay_base, e.lay_base + len(lays))), "the slots are filled from the first"
+        if lays:
+            kinds.add("lay")
+            targets = max(targets, len({legal[a].target.id for a in lays}))
+            assert _slot(e, obs["observation"], len(lays)) is None, "the slots after the last are empty"
         assert np.flatnonzero(obs["action_mask"]).tolist() == sorted(legal)
         assert obs["action_mask"].dtype == np.int8
         assert e.agents.index(agent) >= 0 and e.possible_agents[d.player] == agent
@@ -123,6 +145,24 @@ def test_every_option_of_every_decision_maps_to_exactly_one_action(name: str) ->
     assert "turn" in kinds
     if name == "house/seven_zero":
         assert "player" in kinds
+    assert ("lay" in kinds) == bool(e.variant.turn.plays)
+    if name == ROW:
+        assert targets > 1, "plays onto more than one card of the row"
+
+
+def _slot(e: UnoEnv, vec: Any, slot: int) -> Any:
+    """The play lay slot `slot` stands for, read back from the observation alone (as _key
+    gives it), or None for an empty slot."""
+    way = int(vec[e.layout["lay_way"]][slot])
+    target = int(vec[e.layout["lay_target"]][slot])
+    at = int(vec[e.layout["lay_target_at"]][slot])
+    cards = [int(f) for f in vec[e.layout["lay_cards"]][slot * e.lay_most:(slot + 1) * e.lay_most]]
+    if not way:
+        assert target == at == 0 and not any(cards)
+        return None
+    faces = cards[:cards.index(0)] if 0 in cards else cards
+    assert target and faces and not any(cards[len(faces):])
+    return ("lay", e.ways[way - 1], e.faces[target - 1], at, tuple(e.faces[f - 1] for f in faces))
 
 
 def test_the_action_space_is_derived_from_the_variant() -> None:
@@ -134,6 +174,115 @@ def test_the_action_space_is_derived_from_the_variant() -> None:
         "colour pink", "colour teal", "colour orange", "colour purple"]
     assert classic.action_names[-5:] == ["yes", "no", "draw", "keep", "pass"]
     assert classic.action_space("player_0").n == classic.num_actions
+
+
+def test_a_variant_without_declared_plays_has_no_lay_slots() -> None:
+    classic = env("classic", players=4)
+    assert classic.lay_slots == 0 and classic.num_actions == classic.lay_base == 54 + 4 + 4 + 5
+    assert not [name for name, _, _ in classic.layout.parts if name.startswith("lay_")]
+
+
+def test_a_variant_with_declared_plays_has_lay_slots_after_the_words() -> None:
+    doubles = env("house/doubles", players=4)
+    assert doubles.ways == ["doubles"] and doubles.lay_slots == LAY_SLOTS
+    assert doubles.num_actions == 54 + 4 + 4 + 5 + LAY_SLOTS
+    assert doubles.action_names[doubles.lay_base - 5:doubles.lay_base + 2] == [
+        "yes", "no", "draw", "keep", "pass", "lay 0", "lay 1"]
+    assert [(name, length) for name, _, length in doubles.layout.parts[-4:]] == [
+        ("lay_way", LAY_SLOTS), ("lay_target", LAY_SLOTS), ("lay_target_at", LAY_SLOTS), ("lay_cards", LAY_SLOTS * 4)]
+    high = doubles.observation_space("player_0")["observation"].high
+    assert high[doubles.layout["lay_way"]].max() == 1 and high[doubles.layout["lay_cards"]].max() == 54
+    assert env("house/doubles", players=2, lay_slots=5).num_actions == 54 + 4 + 2 + 5 + 5
+
+
+def test_each_declared_play_of_a_decision_is_one_slot_in_canonical_order() -> None:
+    e = env("house/doubles", players=2, seed=0)
+    g = e.game
+    assert g is not None
+    # blue first is illegal (neither red nor a 3): red 7 + blue 7 and red 7 + blue 7 + blue 7 only
+    g.arrange({0: ["red 7", "blue 7", "blue 7", "green 2"], 1: ["green 2", "green 4"]}, discard=["red 3"])
+    d = g.decision
+    assert d is not None and d.player == 0
+    legal = e.legal_actions(d)
+    lays = {a - e.lay_base: o for a, o in legal.items() if isinstance(o, Lay)}
+    assert {k: [c.label for c in o.cards] for k, o in lays.items()} == {
+        0: ["red 7", "blue 7"], 1: ["red 7", "blue 7", "blue 7"]}
+    assert all(o in d.options for o in lays.values())
+    vec = e.observe("player_0")["observation"]
+    assert [_slot(e, vec, k) for k in range(3)] == [_key(lays[0], 0, 2), _key(lays[1], 0, 2), None]
+    assert legal[e.action_names.index("red 7")] == Play(g.hands[0][0])
+    e._legal = legal  # (arranged behind the env's back)
+    assert e.lay_base == 65
+    assert e.describe().endswith("62=draw, 65=doubles: red 7 + blue 7 on red 3, "
+                                 "66=doubles: red 7 + blue 7 + blue 7 on red 3")
+
+
+def test_two_row_cards_of_one_face_are_two_targets() -> None:
+    # (two cards of a row may differ by more than their face: a number said for a Wild #)
+    e = env(ROW, players=2, seed=0)
+    g = e.game
+    assert g is not None
+    g.arrange({0: ["red 7", "green 2"], 1: ["green 2", "green 4"]}, discard=["blue 3"],
+              draw=["red 1", "red 1", "yellow 4"])
+    assert [c.label for c in g.places["center_row"]] == ["red 1", "red 1"]
+    d = g.decision
+    assert d is not None
+    legal = e.legal_actions(d)
+    lays = {a - e.lay_base: o for a, o in legal.items() if isinstance(o, Lay)}
+    assert [(o.target.id, [c.label for c in o.cards]) for o in lays.values()] == [
+        (c.id, ["red 7"]) for c in g.places["center_row"]]
+    vec = e.observe("player_0")["observation"]
+    assert [_slot(e, vec, k)[3] for k in (0, 1)] == [1, 2]
+
+
+def test_stepping_a_lay_slot_makes_that_play() -> None:
+    e = env("house/doubles", players=2, seed=0)
+    g = e.game
+    assert g is not None
+    g.arrange({0: ["red 7", "blue 7", "green 2"], 1: ["green 2", "green 4"]}, discard=["red 3"])
+    assert g.decision is not None
+    e._legal = e.legal_actions(g.decision)  # (arranged behind the env's back)
+    e.step(e.lay_base)
+    assert [c.label for c in g.discard_pile[-2:]] == ["red 7", "blue 7"]
+    assert [c.label for c in g.hands[0]] == ["green 2"]
+
+
+def test_more_declared_plays_than_lay_slots_is_a_clear_error() -> None:
+    e = env("house/doubles", players=2, seed=0, lay_slots=1)
+    g = e.game
+    assert g is not None
+    g.arrange({0: ["red 7", "blue 7", "blue 7"], 1: ["green 2", "green 4"]}, discard=["red 3"])
+    assert g.decision is not None
+    with pytest.raises(UnoDslError, match=r"offers 2 different declared plays, more than this environment's 1 "
+                                          r"lay slots: make it with lay_slots=2 or more"):
+        e.legal_actions(g.decision)
+    with pytest.raises(UnoDslError, match="lay_slots must be between 1 and"):
+        env("house/doubles", lay_slots=0)
+
+
+def test_the_declared_zones_are_seen_as_their_shows_says(tmp_path: Path) -> None:
+    path = tmp_path / "stock.yaml"
+    path.write_text("extends: classic\nname: stock\nzones:\n  stock: {owner: player, shows: owner}\n"
+                    "  center_row: {shape: row}\n  face_down: {shows: none}\n")
+    e = env(str(path), players=3)
+    assert e.layout["zones"].stop - e.layout["zones"].start == (3 + 1 + 1) * (54 + 1)
+    g = e.game
+    assert g is not None
+    g.arrange({0: ["red 1"], 1: ["red 2"], 2: ["red 3"]}, discard=["red 4"],
+              zones={"stock 1": ["blue 5", "blue 5"], "stock 2": ["green 6"], "center_row": ["yellow 7", "wild"],
+                     "face_down": ["red 8"]})
+
+    def zone(vec: Any, i: int) -> tuple[dict[str, int], int]:
+        block = vec[e.layout["zones"]][i * 55:(i + 1) * 55]
+        return {e.faces[f].label: int(c) for f, c in enumerate(block[:54]) if c}, int(block[54])
+
+    seen = e.observe("player_1")["observation"]  # stock: own (seat 1), seat 2, seat 0; then the row, face_down
+    assert [zone(seen, i) for i in range(5)] == [({"blue 5": 2}, 2), ({}, 1), ({}, 0),
+                                                 ({"yellow 7": 1, "wild": 1}, 2), ({}, 1)]
+    seen = e.observe("player_2")["observation"]
+    assert [zone(seen, i) for i in range(3)] == [({"green 6": 1}, 1), ({}, 0), ({}, 2)]
+    assert e.observation_space("player_0")["observation"].contains(seen)  # type: ignore[index]
+    assert "zones" not in [name for name, _, _ in env("classic").layout.parts]
 
 
 def test_two_cards_with_one_face_are_one_action_answered_by_the_first() -> None:
@@ -365,8 +514,10 @@ def test_the_random_policy_loop_in_the_docs_runs(capsys: pytest.CaptureFixture[s
 
 
 def test_the_docs_action_table_counts_are_the_environments() -> None:
-    rows = re.findall(r"^\| ([a-z_]+)[^|]*\| (\d+) \| (\d+) \| (\d+) \|$", DOC.read_text(encoding="utf-8"), re.M)
-    assert len(rows) == 7
-    for name, faces, colours, actions in rows:
+    rows = re.findall(r"^\| ([a-z_/]+)[^|]*\| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", DOC.read_text(encoding="utf-8"),
+                      re.M)
+    assert len(rows) == 9
+    for name, faces, colours, slots, actions in rows:
         e = env(name, players=seats(name, 4))
-        assert (len(e.faces), len(e.colors), e.num_actions) == (int(faces), int(colours), int(actions)), name
+        assert (len(e.faces), len(e.colors), e.lay_slots, e.num_actions) == (
+            int(faces), int(colours), int(slots), int(actions)), name

@@ -22,11 +22,13 @@ import numpy as np
 
 from tests.helpers import ROOT
 from unodsl import Game, Play
+from unodsl.engine.actions import Decision, Lay
 from unodsl.engine.cards import Card
 from unodsl.rl import KINDS, PROMPT_BUCKETS, WORDS, UnoEnv, env
 from unodsl.variant.resolve import shipped_names
 
 MIRROR = str(ROOT / "tests" / "benchmarks" / "rlcard_mirror.yaml")
+ROW = str(ROOT / "tests" / "property" / "row_plays.yaml")  # plays onto a chosen card of a declared row
 
 
 def reference_observation(e: UnoEnv, game: Game, p: int) -> Any:
@@ -54,6 +56,16 @@ def reference_observation(e: UnoEnv, game: Game, p: int) -> Any:
         vec[at["scores"] + k] = min(max(view.scores[(p + k) % e.n] / target, 0.0), 2.0)
     vec[at["penalty"]] = view.penalty
     vec[at["draw_pile"]] = view.draw_pile_size
+    if view.zones:  # the table's zones, then each player's from `p` on, each: faces counted, then its size
+        side = next(s for s in e.variant.sides if s.name == view.side)
+        by_label = {f.label: face[f] for f in reversed(side.faces)}
+        rank = {z.name: i for i, z in enumerate(e.declared)}
+        zones = sorted(view.zones, key=lambda z: (rank[z.name], 0 if z.seat is None else (z.seat - p) % e.n))
+        for i, z in enumerate(zones):
+            base = at["zones"] + i * (len(e.faces) + 1)
+            for label in z.cards or ():
+                vec[base + by_label[label]] += 1
+            vec[base + len(e.faces)] = z.size
     d = game.decision
     if d is not None and d.player == p:
         vec[at["kind"] + KINDS.index(d.kind)] = 1
@@ -61,8 +73,36 @@ def reference_observation(e: UnoEnv, game: Game, p: int) -> Any:
             vec[at["about"] + face[d.about.faces[d.about.side]]] = 1
         if d.prompt:
             vec[at["prompt"] + zlib.crc32(d.prompt.encode()) % PROMPT_BUCKETS] = 1
+        for slot, lay in enumerate(reference_slots(e, game, d)):  # 1-based: way, target's face and place, faces
+            vec[at["lay_way"] + slot] = e.ways.index(lay.way) + 1
+            vec[at["lay_target"] + slot] = face[lay.target.faces[lay.target.side]] + 1
+            vec[at["lay_target_at"] + slot] = place(e, game, lay)
+            for i, c in enumerate(lay.cards):
+                vec[at["lay_cards"] + slot * e.lay_most + i] = face[c.faces[c.side]] + 1
     np.minimum(vec, e.observation_space("player_0")["observation"].high, out=vec)
     return vec
+
+
+def place(e: UnoEnv, game: Game, lay: Lay) -> int:
+    """The place of a play's target in its row (1 for the first card), 0 for a pile's top."""
+    way = next(w for w in e.variant.turn.plays if w.name == lay.way)
+    if not way.row:
+        return 0
+    return [c.id for c in game.places[way.onto]].index(lay.target.id) + 1
+
+
+def reference_slots(e: UnoEnv, game: Game, d: Decision) -> list[Lay]:
+    """The declared plays of `d` in slot order: the first of each (way, target face and
+    place, faces in order), sorted by way, target face and place, number of cards, then
+    faces (as indices)."""
+    def face(c: Card) -> int:
+        return e.faces.index(c.faces[c.side])
+    first: dict[Any, Lay] = {}
+    for o in d.options:
+        if isinstance(o, Lay):
+            faces = tuple(face(c) for c in o.cards)
+            first.setdefault((e.ways.index(o.way), face(o.target), place(e, game, o), len(faces), faces), o)
+    return [first[k] for k in sorted(first)]
 
 
 def reference_mask(e: UnoEnv, game: Game, agent: str) -> Any:
@@ -72,8 +112,11 @@ def reference_mask(e: UnoEnv, game: Game, agent: str) -> Any:
     if (d is None or e.possible_agents[d.player] != agent or e.agent_selection != agent
             or e.terminations.get(agent) or e.truncations.get(agent)):
         return mask
+    mask[e.lay_base:e.lay_base + len(reference_slots(e, game, d))] = 1  # a slot for each play, from the first
     for option in d.options:
-        if isinstance(option, Play | Card):
+        if isinstance(option, Lay):
+            pass
+        elif isinstance(option, Play | Card):
             card = option.card if isinstance(option, Play) else option
             mask[e.faces.index(card.faces[card.side])] = 1
         elif isinstance(option, bool):
@@ -91,7 +134,7 @@ def _same(got: Any, want: Any) -> bool:
     return bool(got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes())
 
 
-@pytest.mark.parametrize("name", [MIRROR, *shipped_names()])
+@pytest.mark.parametrize("name", [MIRROR, ROW, *shipped_names()])
 def test_every_observation_and_mask_is_the_public_observation_encoded(name: str) -> None:
     players = {MIRROR: 4, "duo": 2, "house/partners": 4}.get(name, 3)
     e = env(name, players=players, seed=8)
@@ -146,7 +189,8 @@ def stream_digest(name: str, players: int, seed: int, episodes: int = 2, **setti
     return h.hexdigest()
 
 
-# (variant, players, seed, settings, digest at 168351b); `slow` for the longer ones.
+# (variant, players, seed, settings, digest at 168351b; those of dos and house/doubles, new
+# with the lay slots, at the rlbots branch); `slow` for the longer ones.
 SLOW = pytest.mark.slow
 PINNED = [
     (MIRROR, 2, 3, {}, "30f71ca2d6c97199bc7910ff4ffc4fb008ad6722e0cbd6d5ab72511e5b056b63"),
@@ -161,6 +205,8 @@ PINNED = [
                  marks=SLOW),
     pytest.param("crazy_eights", 4, 3, {}, "68c5565f8d311069a850710cc8ebcd85e9809bb0185c40bc1b0d377887966145",
                  marks=SLOW),
+    ("dos", 2, 3, {}, "ac1472d6ff06a494b6b5242ea28016bebdcce540d85c58ced201a4ae37f6a543"),  # (at rlbots)
+    ("dos", 4, 3, {}, "212be53eb48285bd9f92b4bdf1084c6bf6c7699126f5a69d845b5eb4dffecad3"),
     ("duo", 2, 3, {}, "60f7051c55b6689671cce61496b3e4bacfad649f882e1b2c241012439f9f55bd"),
     pytest.param("flip", 2, 3, {}, "6f5639969a475fbb46263454b820a284452060d42ee998d20a0f941409a280ff", marks=SLOW),
     pytest.param("flip", 4, 3, {}, "eebd0e3ce26b621e8c0abf449ceec922050bf380199b962680b24ad88cee43b1", marks=SLOW),
@@ -174,6 +220,8 @@ PINNED = [
                  "77f6ccd00ed7a2382e4229c168a7fb102b8f453a7ea7c629edbc1b9f4df8b0f3", marks=SLOW),
     pytest.param("house/draw_two_stacking", 4, 3, {},
                  "ed8475de09a9b2f2e0717a57f223649a2fb99d7e90e2ed4584e9f4f9e6162478", marks=SLOW),
+    ("house/doubles", 2, 3, {}, "0d4b1bd916d1b5f7a39280c76629169beb05416841548727c07b02fa73172a79"),  # (at rlbots)
+    ("house/doubles", 4, 3, {}, "1d7e19cfaef6c155e80be65b9e203e266aa2704c3fdf5f3ccd8d8da63f69b297"),
     ("house/jump_in", 2, 3, {}, "1d0df4d4515e9f14333b633d31ec19dddf23a27cbe917975e726c474ea084e9c"),
     pytest.param("house/jump_in", 4, 3, {}, "77591de154a4ad5dc22372723f58799dc61107d9af8cf17f5da9e7ff4dbf546d",
                  marks=SLOW),

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from unodsl import Game, load_variant
-from unodsl.engine.actions import DRAW, KEEP, PLAY_KINDS, Decision, Play
+from unodsl.engine.actions import DRAW, KEEP, PLAY_KINDS, Decision, Lay, Play
+from unodsl.engine.cards import Card
 from unodsl.engine.information import Redeal, shuffle
 from unodsl.engine.view import outward
 from unodsl.players import ismcts
@@ -109,13 +110,33 @@ def reference_expert(agent: ExpertAgent, game: Game, decision: Decision) -> Any:
     options, kind = decision.options, decision.kind
     if kind in PLAY_KINDS:
         plays = [o for o in options if type(o) is Play]
-        if not plays:
+        lays = [o for o in options if type(o) is Lay]
+        if not plays and not lays:
             return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
         hand = game.hands[decision.player]
         fewest = min((len(h) for q, h in enumerate(game.hands) if q != decision.player), default=99)
-        if fewest <= agent.urgent or len(hand) <= agent.own_urgent:
-            return max(plays, key=lambda o: (o.card.points, -o.card.id))
         counts = Counter(c.color for c in hand if not c.wild)
+
+        def cards(o: Play | Lay) -> tuple[Card, ...]:
+            return o.cards if isinstance(o, Lay) else (o.card,)
+
+        if fewest <= agent.urgent or len(hand) <= agent.own_urgent:
+            return max([*plays, *lays], key=lambda o: (len(cards(o)), sum(c.points for c in cards(o)),
+                                                       [-c.id for c in cards(o)]))
+        if lays:  # each card's merit as below, the best of a play's cards, plus extra_card per card after one
+            plain_any = any(not c.wild for o in [*plays, *lays] for c in cards(o))
+
+            def card_merit(card: Card) -> float:
+                if card.wild:
+                    return -100.0 if plain_any else card.points / 10
+                score = card.points * agent.by_points
+                if card.rank is None and (counts[card.color] > 1 or len(plays) + len(lays) > 1):
+                    score += agent.action
+                return score
+
+            return max([*plays, *lays], key=lambda o: (max(card_merit(c) for c in cards(o))
+                                                       + agent.extra_card * (len(cards(o)) - 1),
+                                                       [-c.id for c in cards(o)]))
         plain = any(not o.card.wild for o in plays)
 
         def merit(o: Play) -> tuple[float, int]:
@@ -147,7 +168,7 @@ class Urgent(ExpertAgent):
     own_urgent = 4
 
 
-@pytest.mark.parametrize("variant", ["classic", "flip", "no_mercy", "attack", "crazy_eights"])
+@pytest.mark.parametrize("variant", ["classic", "flip", "no_mercy", "attack", "crazy_eights", "house/doubles"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_expert_picks_what_its_plain_rules_pick(variant: str, players: int) -> None:
     agents: list[ExpertAgent] = [ExpertAgent(), Urgent()]

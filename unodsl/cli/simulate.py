@@ -284,9 +284,30 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
         table.add_row(escape(kind), *cells)
     table.add_row("all", *[c for f in figs for c in ("100%", _num(f["cards_played"]["per_round"]))])
     console.print(table)
+    _report_plays_made(console, tags, figs)
 
     if comparison is not None:
         _report_comparison(console, comparison)
+
+
+def _report_plays_made(console: Console, tags: list[str], figs: Sequence[dict[str, Any]]) -> None:
+    """The declared plays (`turn: plays:`) made, by name, when a variant declares any."""
+    names = list(dict.fromkeys(k for f in figs for k in f["plays_made"]["by_play"]))
+    if not names:
+        return
+    heads = [f"{what} {tag}".strip() for tag in tags for what in ("times", "per round (95% CI)")]
+    table = _table("Declared plays made", "play", *heads)
+    for name in names:
+        cells = []
+        for f in figs:
+            k = f["plays_made"]["by_play"].get(name)
+            if k is None:
+                cells += ["–", "–"]
+                continue
+            ci = k["per_round_ci95"]
+            cells += [f"{k['count']:,}", _num(k["per_round"]) + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")]
+        table.add_row(escape(name), *cells)
+    console.print(table)
 
 
 def _report_failures(console: Console, f: dict[str, Any]) -> None:

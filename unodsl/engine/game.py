@@ -120,9 +120,10 @@ class Game(State):
         self.round_turns = []
         self.events = [] if record else None
         # count_plays: the cards of each kind played this round (by the kind's place in
-        # variant.kinds), counted in place: what a tally needs of every play, without an
-        # event per play (see plays_by_kind)
-        self.played = [0] * len(variant.kinds) if count_plays else None
+        # variant.kinds), then how many times each declared play was made (by its place in
+        # turn.plays), counted in place: what a tally needs of every play, without an
+        # event per play (see plays_by_kind, plays_by_way)
+        self.played = [0] * (len(variant.kinds) + len(variant.turn.plays)) if count_plays else None
         self.listeners = list(listeners)
         # Events are only built when someone listens: rules, listeners (all events, or
         # just `listen_to`), or a recorded log. Who listens never changes which code runs.
@@ -383,7 +384,17 @@ class Game(State):
         at the cost of one count per play instead of a card_played event."""
         if self.played is None:
             raise UnoDslError("this game counts no plays: make it with count_plays=True")
-        return {kind: count for kind, count in zip(self.variant.kinds, self.played, strict=True) if count}
+        kinds = self.variant.kinds
+        return {kind: count for kind, count in zip(kinds, self.played[:len(kinds)], strict=True) if count}
+
+    def plays_by_way(self) -> dict[str, int]:
+        """How many times each declared play (`turn: plays:`) was made this round, by its
+        name (a game made with `count_plays=True`; else an error). Its cards count for
+        their kinds in plays_by_kind, wherever they went."""
+        if self.played is None:
+            raise UnoDslError("this game counts no plays: make it with count_plays=True")
+        made = self.played[len(self.variant.kinds):]
+        return {way.name: count for way, count in zip(self.variant.turn.plays, made, strict=True) if count}
 
     def _rewatch(self) -> None:
         """Flags for the hot paths: is anyone watching the events of a turn, of a card played,

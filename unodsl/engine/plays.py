@@ -156,14 +156,21 @@ def lay(g: State, p: int, action: Lay) -> bool:
 
 def lay_down(g: State, e: dict[str, Any]) -> None:
     """The cards leave the hand for the play's zone (onto the discard pile: one by one,
-    next); the target is played onto for this turn (cards_played)."""
+    next); the target is played onto for this turn (cards_played). A game that counts
+    its plays counts the play, and each card for its kind (onto the discard pile, as
+    each is played)."""
     way = g.variant.turn.plays[e["_way"]]
     p, cards, target = e["player"], e["cards"], e["target"]
     g.laid = (*g.laid, target.id if way.row else way.onto)
     hand = g.hands[p]
+    played = g.played
+    if played is not None:
+        played[len(g.variant.kinds) + e["_way"]] += 1
     if way.to != "discard_pile":
         for c in cards:
             hand.remove(c)
+            if played is not None:
+                played[c.kind_id] += 1
         zone(g, way.to).extend(cards)
         took_from_hand(g, p)
     if "cards_played" in g._watch:

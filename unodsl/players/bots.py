@@ -17,7 +17,7 @@ from math import floor  # the random agent's, read on every decision (math is re
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from ..engine.actions import DRAW, KEEP, PLAY_KINDS, Decision, Play
+from ..engine.actions import DRAW, KEEP, PLAY_KINDS, Decision, Lay, Play
 from ..engine.game import Game
 from ..errors import UnoDslError, did_you_mean
 from .ismcts import ISMCTSAgent
@@ -48,8 +48,9 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """Plays its highest-scoring legal card, names its most common colour,
-    targets the opponent with the fewest cards, and says yes to every question."""
+    """Plays what sheds the most cards (a declared play of several cards before one
+    card), then the most points; names its most common colour, targets the opponent
+    with the fewest cards, and says yes to every question."""
 
     name = "greedy"
 
@@ -60,9 +61,14 @@ class GreedyAgent:
         options = decision.options
         hand = game.hands[decision.player]  # its own hand: nothing hidden is read
         if decision.kind in PLAY_KINDS:
-            plays = [o for o in options if isinstance(o, Play)]
-            if plays:
-                return _heaviest(plays)
+            if game.variant.turn.plays:  # declared plays may be offered: the one that sheds most
+                shed = [o for o in options if type(o) is Play or type(o) is Lay]
+                if shed:
+                    return max(shed, key=_weight)
+            else:
+                plays = [o for o in options if isinstance(o, Play)]
+                if plays:
+                    return _heaviest(plays)
             return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
         if decision.kind == "color":
             counts = Counter(c.color for c in hand if c.color in options)
@@ -81,8 +87,10 @@ class ExpertAgent:
     wild for later), unless an opponent has one card left or itself two; it prefers
     a card without a rank (an action card) when it holds a follow-up, then the
     card worth fewest points (action cards wait for later). When someone is about
-    to go out it plays its heaviest card, as greedy does. Names the colour it holds
-    most of; seats and questions as greedy."""
+    to go out it plays its heaviest card, as greedy does. A declared play of several
+    cards (`turn: plays:`) is worth its best card's merit plus `extra_card` for each
+    card beyond the first, weighed against the one-card plays (the first of equals by
+    card ids). Names the colour it holds most of; seats and questions as greedy."""
 
     name = "expert"
     urgent = 1  # an opponent with this many cards or fewer is about to go out
@@ -90,6 +98,7 @@ class ExpertAgent:
     by_points = -0.1  # per point of the card: the lower the better (keeps action cards for later)
     keep_drawn_wild = True
     own_urgent = 2
+    extra_card = 3.0  # each card a declared play sheds beyond its first
 
     def __init__(self, rng: random.Random | int | None = None) -> None:
         """`rng` is accepted like every agent's; expert draws no random numbers."""
@@ -99,7 +108,8 @@ class ExpertAgent:
         kind = decision.kind
         if kind in PLAY_KINDS:
             plays = [o for o in options if type(o) is Play]
-            if not plays:
+            lays = [o for o in options if type(o) is Lay] if self._lays(game) else []
+            if not plays and not lays:
                 return DRAW if DRAW in options else options[0] if KEEP not in options else KEEP
             me = decision.player
             hands = game.hands
@@ -116,7 +126,12 @@ class ExpertAgent:
                         urgent = True
                         break
             if urgent:
+                if lays:
+                    shed: list[Play | Lay] = [*plays, *lays]
+                    return max(shed, key=_weight)
                 return _heaviest(plays)
+            if lays:
+                return self._best_with_lays(plays, lays, hand)
             # The card of highest merit, the first of equals as max() gives: a wild is worth
             # -100 while a coloured card can go (else points / 10); a coloured card
             # points * by_points, plus `action` for a card without a rank with a follow-up.
@@ -167,6 +182,41 @@ class ExpertAgent:
         if kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
         return True if True in options else options[0]
+
+    @staticmethod
+    def _lays(game: Game) -> bool:
+        """Does the variant declare plays (`turn: plays:`)? (Else no option is one.)"""
+        return bool(game.variant.turn.plays)
+
+    def _merit(self, card: Any, plain: bool, several: bool, hand: list[Any]) -> float:
+        """One card's merit (see the class doc)."""
+        if card.wild:
+            return -100.0 if plain else card.points / 10
+        score: float = card.points * self.by_points
+        if card.rank is None and (several or _more_than_one(hand, card.color)):
+            score += self.action
+        return score
+
+    def _best_with_lays(self, plays: list[Play], lays: list[Lay], hand: list[Any]) -> Play | Lay:
+        """The option of highest merit among one-card plays and declared plays, the first
+        of equals by card ids; a drawn wild is not kept here (a declared play is on offer)."""
+        plain = any(not o.card.wild for o in plays) or any(not c.wild for o in lays for c in o.cards)
+        several = len(plays) + len(lays) > 1
+
+        def merit(o: Play | Lay) -> tuple[float, tuple[int, ...]]:
+            cards = o.cards if isinstance(o, Lay) else (o.card,)
+            best = max(self._merit(c, plain, several, hand) for c in cards)
+            return (best + self.extra_card * (len(cards) - 1), tuple(-c.id for c in cards))
+
+        options: list[Play | Lay] = [*plays, *lays]
+        return max(options, key=merit)
+
+
+def _weight(o: Play | Lay) -> tuple[int, int, tuple[int, ...]]:
+    """What greedy weighs a play by when declared plays may be offered: the cards it sheds,
+    their points, then the lowest ids (for one-card plays, the order _heaviest gives)."""
+    cards = o.cards if isinstance(o, Lay) else (o.card,)
+    return (len(cards), sum(c.points for c in cards), tuple(-c.id for c in cards))
 
 
 def _heaviest(plays: list[Play]) -> Play:

@@ -13,7 +13,8 @@ walks one tree, shared by all determinisations, on a clone of that game:
 - an action is its encoded answer (`encode_answer`), except that a card is known
   by its faces (its label and the face it shows outward), not by its id: two red
   sevens are the same move, and an opponent's card has a different id in every
-  determinisation;
+  determinisation; a declared play (`turn: plays:`) is its way, its cards and its
+  target, each so known;
 - selection is UCB1 over the actions *available in this determinisation*, with
   availability counts in place of the parent's visits (the "subset-armed bandit"
   of the paper); the first unseen action found is expanded, at random;
@@ -49,7 +50,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine.actions import Decision, Play, decode_answer, encode_answer
+from ..engine.actions import Decision, Lay, Play, decode_answer, encode_answer
 from ..engine.cards import Card
 from ..engine.events import EVENTS, arrivals, forgotten
 from ..engine.game import Chooser, Game
@@ -82,6 +83,9 @@ def action_key(choice: Any) -> Any:
         return ("play", card.label, outward(card))
     if kind is Card:
         return ("card", choice.label, outward(choice))
+    if kind is Lay:
+        return ("lay", choice.way, tuple((c.label, outward(c)) for c in choice.cards),
+                (choice.target.label, outward(choice.target)))
     return encode_answer(choice)
 
 
@@ -286,7 +290,7 @@ class _Observer:
     uncounted, every card turned over). Any event that moves cards or forgets is
     watched, so an event declared tomorrow is read the same way."""
 
-    TURN = ("turn_start", "card_played", "card_drawn", "penalty_taken")  # where a turn's first act is seen
+    TURN = ("turn_start", "card_played", "cards_played", "card_drawn", "penalty_taken")  # a turn's first act
 
     def __init__(self, game: Game) -> None:
         self.variant, self.n, self.seed = game.variant, game.n, game.seed

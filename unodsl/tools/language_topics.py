@@ -191,7 +191,8 @@ _BOTS = """\
 - **random** picks uniformly among the legal options, from the game's seeded
   generator (same seed, same game).
 - **greedy** plays its legal card with the most points (it draws only when it
-  has no play, and plays a drawn card when it can), names the colour it holds
+  has no play, and plays a drawn card when it can; of the plays a variant declares
+  with `turn: plays:`, the one that sheds the most cards, then the most points), names the colour it holds
   most of, picks the opponent with the fewest cards, picks the card with the most
   points, and answers **yes** to every `ask` — it always calls UNO, always
   catches, always challenges.

@@ -131,10 +131,25 @@ def figures(sim: Simulation) -> dict[str, Any]:
                        "per_round": rounded(mean) if rounds else None,
                        "per_round_ci95": [rounded(mean - half), rounded(mean + half)] if rounds > 1 else None}
     out["cards_played"] = {"total": total, "per_round": rounded(total / rounds) if rounds else None, "by_kind": kinds}
+    out["plays_made"] = _plays_made(t, rounds)
     out["timing"] = {"seconds": round(sim.elapsed, 3), "workers": sim.workers,
                      "per_second": round(t.games / sim.elapsed, 1) if sim.elapsed else None,
                      "turns_per_second": round(t.turns_played / sim.elapsed) if sim.elapsed else None}
     return out
+
+
+def _plays_made(t: Tally, rounds: int) -> dict[str, Any]:
+    """How many times each declared play (`turn: plays:`) was made: count, share and per
+    round (95% interval), most made first; none for a variant without declared plays."""
+    total = sum(t.plays_made.values())
+    by_play = {}
+    for name, count in sorted(t.plays_made.items(), key=lambda kv: (-kv[1], kv[0])):
+        mean, var = _moments(count, t.plays_made_sq.get(name, 0), rounds)
+        half = t_quantile(0.975, rounds - 1) * math.sqrt(var / rounds) if rounds > 1 else 0.0
+        by_play[name] = {"count": count, "share": rounded(count / total) if total else None,
+                         "per_round": rounded(mean) if rounds else None,
+                         "per_round_ci95": [rounded(mean - half), rounded(mean + half)] if rounds > 1 else None}
+    return {"total": total, "per_round": rounded(total / rounds) if rounds else None, "by_play": by_play}
 
 
 def _wins(sim: Simulation) -> dict[str, Any]:
@@ -176,8 +191,12 @@ def _by_agent(sim: Simulation) -> list[dict[str, Any]]:
 
 def kind_moments(t: Tally, kind: str) -> tuple[float, float]:
     """Mean and variance of one card kind's plays per completed round."""
-    n = t.rounds
-    s, ss = t.plays.get(kind, 0), t.plays_sq.get(kind, 0)
+    return _moments(t.plays.get(kind, 0), t.plays_sq.get(kind, 0), t.rounds)
+
+
+def _moments(s: int, ss: int, n: int) -> tuple[float, float]:
+    """Mean and variance per round of a count whose sum over `n` rounds is `s` and sum of
+    squares `ss`."""
     if n == 0:
         return math.nan, math.nan
     return s / n, max((ss * n - s * s) / (n * (n - 1)), 0.0) if n > 1 else math.nan

@@ -40,6 +40,8 @@ class Tally:
     reshuffles_per_round: Counter[int] = field(default_factory=Counter)
     plays: Counter[str] = field(default_factory=Counter)     # card kind → plays
     plays_sq: Counter[str] = field(default_factory=Counter)  # card kind → Σ (plays in a round)²
+    plays_made: Counter[str] = field(default_factory=Counter)     # declared play (turn: plays:) → times made
+    plays_made_sq: Counter[str] = field(default_factory=Counter)  # declared play → Σ (times in a round)²
     failed: int = 0                # games stopped by an error (a runtime error of the variant, …)
     timeouts: int = 0              # of those, games stopped by the engine's max_rounds guard
     failures: list[Failure] = field(default_factory=list)  # the first KEPT_FAILURES of them, by index
@@ -67,7 +69,8 @@ class Tally:
             for i, count in enumerate(theirs):
                 mine[i] += count
         for name in ("agent_game_wins", "agent_round_wins", "rounds_per_game", "turns_per_round",
-                     "points_per_round", "reshuffles_per_round", "plays", "plays_sq"):
+                     "points_per_round", "reshuffles_per_round", "plays", "plays_sq", "plays_made",
+                     "plays_made_sq"):
             getattr(self, name).update(getattr(other, name))
         self.failed += other.failed
         self.timeouts += other.timeouts
@@ -133,8 +136,14 @@ class Recorder:
             t.reshuffles_per_round[self.reshuffles] += 1
             plays, plays_sq, played = t.plays, t.plays_sq, game.played
             assert played is not None  # (play_one counts them: see Game.plays_by_kind)
-            for kind, count in zip(game.variant.kinds, played, strict=True):
+            kinds = game.variant.kinds
+            for kind, count in zip(kinds, played, strict=False):
                 if count:
                     plays[kind] += count
                     plays_sq[kind] += count * count
+            if len(played) > len(kinds):  # the declared plays made (see Game.plays_by_way)
+                for way, count in zip(game.variant.turn.plays, played[len(kinds):], strict=True):
+                    if count:
+                        t.plays_made[way.name] += count
+                        t.plays_made_sq[way.name] += count * count
             self.turns_done += turns

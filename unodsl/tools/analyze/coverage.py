@@ -106,12 +106,15 @@ EXPLORING = (f"the same agents, each question whose answers are yes or no answer
 
 def coverage(variant: Variant, lab: LabTally, plays: Mapping[str, int], rounds: int, decisions: list[str],
              explored: LabTally | None = None, explored_plays: Mapping[str, int] | None = None,
-             explored_rounds: int = 0) -> dict[str, Any]:
+             explored_rounds: int = 0, *, made: Mapping[str, int] | None = None,
+             explored_made: Mapping[str, int] | None = None) -> dict[str, Any]:
     """What never happened in `rounds` rounds of the agents, and how often each thing did;
     with `explored` (rounds of agents trying every answer), whether what the agents never
-    did is a habit of theirs (the explorers did it) or never happens at all."""
+    did is a habit of theirs (the explorers did it) or never happens at all. `made`: the
+    declared plays (`turn: plays:`) made, by name (their cards count in `plays`)."""
     rules = [r.name for r in variant.rules]
     kinds = deck_kinds(variant)
+    ways = [w.name for w in variant.turn.plays]
     offered_never = sorted(k for k, v in lab.offered.items() if v and not lab.chosen.get(k))
     x = explored
     answers = []
@@ -128,6 +131,9 @@ def coverage(variant: Variant, lab: LabTally, plays: Mapping[str, int], rounds: 
         "kinds": {k: plays.get(k, 0) for k in kinds},
         "kinds_never_played": _never(plays, kinds, rounds, explored_plays if x is not None else None,
                                      explored_rounds),
+        "plays": {w: (made or {}).get(w, 0) for w in ways},
+        "plays_never_made": _never(made or {}, ways, rounds, (explored_made or {}) if x is not None else None,
+                                   explored_rounds),
         "decisions": {d: lab.choices.get(d, 0) for d in sorted(set(decisions) | set(lab.choices))},
         "decisions_never_asked": _never(lab.choices, decisions, rounds, None if x is None else x.choices,
                                         explored_rounds),
@@ -141,6 +147,7 @@ def coverage(variant: Variant, lab: LabTally, plays: Mapping[str, int], rounds: 
 
 
 WHAT = (("rules_never_fired", "rule never fired", "fired"), ("kinds_never_played", "card kind never played", "played"),
+        ("plays_never_made", "declared play never made", "made"),
         ("decisions_never_asked", "decision never asked", "asked"))
 
 
@@ -154,7 +161,7 @@ def coverage_lines(cov: Mapping[str, Any], agents: str) -> list[tuple[str, list[
     variant: list[str] = []
     habit: list[str] = []
     for key, what, verb in WHAT:
-        for item in cov[key]:
+        for item in cov.get(key, ()):  # (a report written before declared plays has no plays_never_made)
             bound = item["upper95_per_round"]
             below = f"below {100 * bound:.2f}% of rounds" if bound is not None else "no rounds"
             if explored and item["exploring"]:

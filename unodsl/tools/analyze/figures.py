@@ -330,7 +330,8 @@ def report(a: Analysis) -> dict[str, Any]:
     x = a.explored
     sections["coverage"] = coverage(v, a.lab, a.sim.plays, a.sim.rounds, a.decisions,
                                     x.lab if x else None, x.sim.plays if x else None,
-                                    x.sim.rounds if x else 0) if v is not None else {}
+                                    x.sim.rounds if x else 0, made=a.sim.plays_made,
+                                    explored_made=x.sim.plays_made if x else None) if v is not None else {}
     doc = {
         "variant": {"name": a.name, "file": a.file, "options": list(a.options_on)},
         "players": a.players, "agents": list(a.agents), "seed": a.seed,

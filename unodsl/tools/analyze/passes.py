@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.actions import PLAY_KINDS, Decision, Play
+from ...engine.actions import PLAY_KINDS, Decision, Lay, Play
 from ...engine.game import Game
 from ...players.bots import Agent, make_agents
 from ..seating import Setup, agents_seed, game_seed, seating
@@ -126,14 +126,21 @@ class Restricted:
     def choose(self, game: Game, decision: Decision) -> Any:
         if decision.kind in PLAY_KINDS:
             kind = self.kind
-            mine = tuple(o for o in decision.options if type(o) is Play and o.card.kind == kind)
+            mine = tuple(o for o in decision.options if _plays_kind(o, kind))
             if mine and len(mine) < len(decision.options):
                 self.bites += 1
                 if self.mode == RUSH:
                     return mine[0] if len(mine) == 1 else self.agent.choose(game, decision._replace(options=mine))
-                rest = tuple(o for o in decision.options if not (type(o) is Play and o.card.kind == kind))
+                rest = tuple(o for o in decision.options if not _plays_kind(o, kind))
                 return rest[0] if len(rest) == 1 else self.agent.choose(game, decision._replace(options=rest))
         return self.agent.choose(game, decision)
+
+
+def _plays_kind(option: Any, kind: str) -> bool:
+    """Does `option` play a card of `kind` (a one-card play, or a declared play holding one)?"""
+    if type(option) is Play:
+        return bool(option.card.kind == kind)
+    return type(option) is Lay and any(c.kind == kind for c in option.cards)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...engine.actions import Decision, Play
+from ...engine.actions import Decision, Lay, Play
 from ...engine.cards import Card
 from ...players.bots import Agent
 from .evaluator import CLEAR, Counts, Evaluator, Key, public_keys, tension
@@ -102,9 +102,12 @@ def decision_name(d: Decision) -> str:
 
 
 def answer_label(d: Decision, option: Any, players: int) -> str:
-    """An answer as coverage names it: by card kind, action word, colour, seat or yes/no."""
+    """An answer as coverage names it: by card kind, declared play, action word, colour,
+    seat or yes/no."""
     if type(option) is Play:
         return f"play {option.card.kind}"
+    if type(option) is Lay:
+        return f"declared play {option.way}"
     if isinstance(option, Card):
         return f"card {option.kind}"
     if isinstance(option, bool):
@@ -165,8 +168,8 @@ class TrainWatch:
 class RoundWatch:
     """Everything the lab counts in one round, committed to `tally` at its end."""
 
-    events: tuple[str, ...] = ("turn_start", "turn_end", "card_played", "card_drawn", "skipped", "penalty_added",
-              "penalty_taken", "round_end", "choice", "rule_fired")
+    events: tuple[str, ...] = ("turn_start", "turn_end", "card_played", "cards_played", "card_drawn", "skipped",
+                               "penalty_added", "penalty_taken", "round_end", "choice", "rule_fired")
 
     def __init__(self, tally: LabTally, evaluator: Evaluator) -> None:
         self.tally = tally
@@ -206,7 +209,7 @@ class RoundWatch:
             self.sizes = [len(h) for h in game.hands]
             self.direction = game.direction
             self.chances.append(self.evaluator.chances(public_keys(game)))
-        elif name == "card_played":
+        elif name == "card_played" or name == "cards_played":  # (a declared play onto any zone)
             if p == self.turn:
                 self.played = True
             else:
