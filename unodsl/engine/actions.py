@@ -7,7 +7,7 @@ from typing import Any, Literal, NamedTuple, get_args
 from ..lang.signature import ACTION_WORDS
 from .cards import Card
 
-DecisionKind = Literal["turn", "drawn", "jump", "color", "player", "card", "ask"]
+DecisionKind = Literal["turn", "drawn", "jump", "color", "player", "card", "ask", "number"]
 
 
 class Play(NamedTuple):
@@ -82,6 +82,8 @@ KINDS: dict[str, Kind] = {
     "card": Kind(frozenset({Card}), False, "Pick one of the cards listed (from the cards shown, usually your "
                  "hand)."),
     "ask": Kind(frozenset({bool}), False, "A yes-or-no question: answer yes or no."),
+    "number": Kind(frozenset({int}), False, "Pick a whole number from the range shown (both ends included); "
+                   "the card or rule that asks says what it is for."),
 }
 assert tuple(KINDS) == get_args(DecisionKind)
 PLAY_KINDS = frozenset(k for k, kind in KINDS.items() if kind.plays)
@@ -93,14 +95,14 @@ ANSWER_TYPES: dict[str, frozenset[type]] = {k: kind.answers for k, kind in KINDS
 def is_answer(d: Decision, choice: Any) -> bool:
     """True if `choice` is one of `d`'s options by what it is, not only by what it
     says it equals: its exact type is an answer's for this kind of decision (a Play
-    or an action word, a colour, a seat, a card, true or false), and then it equals
+    or an action word, a colour, a seat, a card, true or false, a number), and then it equals
     an option (compared by the option's own type)."""
     return type(choice) in ANSWER_TYPES[d.kind] and choice in d.options
 
 
 def answer_value(choice: Any) -> Any:
     """An answer as a rule reads it (a choice's `value`): a play as its card, an action
-    as its word ("draw", "keep", "pass"), a colour, seat, card or yes/no as itself."""
+    as its word ("draw", "keep", "pass"), a colour, seat, card, yes/no or number as itself."""
     kind = type(choice)
     if kind is Play:
         return choice.card
@@ -111,7 +113,7 @@ def answer_value(choice: Any) -> Any:
 
 def encode_answer(choice: Any) -> Any:
     """An answer as plain data: a played or chosen card by its id, an action by its
-    word, a colour, seat or yes/no as itself. (Unambiguous within one decision.)"""
+    word, a colour, seat, yes/no or number as itself. (Unambiguous within one decision.)"""
     kind = type(choice)
     if kind is Play:
         return choice.card.id

@@ -289,15 +289,17 @@ EVENTS: dict[str, Event] = {
                       flag=Field("str", "the flag's name")),
     "choice": _event("a player answered a decision", english="a player makes a choice",
                      narration=("{player} answers {value}", "{player} answers"), told="verbose",
-                     kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask"),
+                     kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask, number"),
                      value=Field("answer", "the answer, by kind: turn — the card played, or \"draw\" "
                                  "(or \"pass\"); drawn — the drawn card played, or \"keep\"; jump — the card "
                                  "played out of turn, or \"pass\"; color — the colour; player — the seat; card — "
-                                 "the card; ask — true or false (e.g. `kind == \"turn\" and value == \"draw\"`; any "
-                                 "other text never compares equal). Only the player who answered sees it",
+                                 "the card; ask — true or false; number — the number (e.g. `kind == \"turn\" and "
+                                 "value == \"draw\"`; any other text never compares equal). Only the player who "
+                                 "answered sees it",
                                  ("player",)),
                      prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "
-                                  "such as \"name a colour\" (may be empty)")),
+                                  "such as \"name a colour\" or a card choice's \"pick a card to give away\" "
+                                  "(may be empty)")),
     "turn_end": _event("a player's turn ends", english="a turn ends", narration="{player}'s turn ends", told="never"),
     "rule_fired": _event("a rule's event came and its `if:` held (player: the event's player): its `do:` runs "
                          "next. Only for tools that ask for it (`unodsl run -v`); not in event logs, and no "

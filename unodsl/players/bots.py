@@ -48,8 +48,9 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """Plays its highest-scoring legal card, names its most common colour,
-    targets the opponent with the fewest cards, and says yes to every question."""
+    """Plays its highest-scoring legal card, names its most common colour (and, asked
+    for a number, the rank it holds most of), targets the opponent with the fewest
+    cards, and says yes to every question."""
 
     name = "greedy"
 
@@ -72,6 +73,8 @@ class GreedyAgent:
             return min(options, key=lambda p: (sizes.get(p, len(hand)), p))
         if decision.kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
+        if decision.kind == "number":
+            return _most_held_rank(hand, options)
         return True if True in options else options[0]
 
 
@@ -82,7 +85,7 @@ class ExpertAgent:
     a card without a rank (an action card) when it holds a follow-up, then the
     card worth fewest points (action cards wait for later). When someone is about
     to go out it plays its heaviest card, as greedy does. Names the colour it holds
-    most of; seats and questions as greedy."""
+    most of; seats, numbers and questions as greedy."""
 
     name = "expert"
     urgent = 1  # an opponent with this many cards or fewer is about to go out
@@ -166,7 +169,16 @@ class ExpertAgent:
             return min(options, key=lambda p: (sizes.get(p, 99), p))
         if kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
+        if kind == "number":
+            return _most_held_rank(game.hands[decision.player], options)
         return True if True in options else options[0]
+
+
+def _most_held_rank(hand: list[Any], options: tuple[Any, ...]) -> Any:
+    """The number offered that is the rank of most cards in `hand`, the lowest of equals
+    (the lowest offered when it holds none): a number named is most often one to match."""
+    counts = Counter(c.rank for c in hand)
+    return max(options, key=lambda n: (counts[n], -n))
 
 
 def _heaviest(plays: list[Play]) -> Play:

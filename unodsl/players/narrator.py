@@ -15,6 +15,7 @@ from rich.markup import escape
 from ..engine.cards import Card
 from ..engine.events import EVENTS, narrate, visible_to, zone_seat, zone_words
 from ..engine.game import Game
+from ..engine.primitives.choices import CARD_PROMPT
 
 # Display styles for common colour names; any other colour is shown in bold.
 STYLES = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "pink": "magenta",
@@ -213,6 +214,18 @@ class Narrator:
                 self.say(f"    {self.who(d['player'])} {escape(line)}")
         elif kind == "player":
             self.say(f"    {self.who(d['player'])} picks {self.who(value)}")
+        elif kind == "number":
+            self.say(f"    {self.who(d['player'])} picks the number {value}")
+        elif kind == "card":
+            self.tell_purpose(d)
+
+    def tell_purpose(self, d: dict[str, Any]) -> None:
+        """A card chosen for something its `choose_card` says ("Ann picks a card to give
+        away"); nothing for a card chosen without saying what for (the card is not named:
+        only its chooser sees it)."""
+        purpose = str(d.get("prompt", "")).removeprefix(CARD_PROMPT + " ")
+        if d["kind"] == "card" and purpose != d.get("prompt", ""):
+            self.say(f"    {self.who(d['player'])} picks a card {escape(purpose)}")
 
     def on_round_end(self, d: dict[str, Any]) -> None:
         w = d["player"]

@@ -211,6 +211,7 @@ class SeatNarrator(Narrator):
         # is told without a cause rather than with a wrong one.
         if d["kind"] == "ask" and getattr(self, "setup_answers", None) is not None:
             return
+        self.tell_purpose(d)
         self.asked, self.unknown = None, True
         if d["kind"] == "turn":
             self.cause, self.taking = None, self.game.penalty
