@@ -301,7 +301,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                 action = self._face_action(option)
             elif kind is bool:
                 action = self._word_action["yes" if option else "no"]
-            elif kind is int and d.kind == "number":
+            elif kind is int and d.kind == "int":
                 action = self.number_base + option - d.options[0]
                 if action >= self.num_actions:  # a range wider than the variant's file says it can be
                     raise UnoDslError(f"choose_number offers {len(d.options):,} numbers; this table's "

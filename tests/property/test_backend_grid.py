@@ -120,4 +120,4 @@ def test_the_backends_agree_on_numbers_named_and_cards_chosen_for_a_purpose(tmp_
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     agree(path, range(0, 4))
     asked = {(kind, prompt) for seed in range(4) for _, kind, prompt, *_ in decided(load_variant(path), seed)[0]}
-    assert {("number", "pick a number"), ("card", "pick a card to give away")} <= asked
+    assert {("int", "pick a number"), ("card", "pick a card to give away")} <= asked

@@ -1,5 +1,5 @@
 """choose_number(lo, hi): a whole number a player picks (issue 41, item 3), and every
-generic handler of a decision kind that must know the kind "number": the engine's answer
+generic handler of a decision kind that must know the kind "int": the engine's answer
 check, the bots, the person at the terminal, the narrator, the web table, the RL
 environment, saves and both backends."""
 
@@ -53,10 +53,10 @@ def test_choose_number_offers_each_whole_number_of_the_range_and_the_answer_is_t
         tmp_path: Path, backend: str) -> None:
     g = sevens(tmp_path, backend=backend)
     d = at_number(g)
-    assert (d.player, d.kind, d.options, d.prompt) == (0, "number", (0, 1, 2, 3), "pick a number")
+    assert (d.player, d.kind, d.options, d.prompt) == (0, "int", (0, 1, 2, 3), "pick a number")
     answer(g, 2)
     assert g.events is not None
-    at = g.events.index(("choice", {"player": 0, "kind": "number", "value": 2, "prompt": "pick a number"}))
+    at = g.events.index(("choice", {"player": 0, "kind": "int", "value": 2, "prompt": "pick a number"}))
     after = g.events[at + 1:]
     drawn = [d["card"].label for e, d in after[:[e for e, _ in after].index("turn_start")] if e == "card_drawn"]
     assert drawn == ["green 5", "green 6"]  # the next player draws the number picked
@@ -92,8 +92,8 @@ def test_a_range_of_exactly_a_thousand_numbers_is_offered(tmp_path: Path) -> Non
     assert at_number(g).options == tuple(range(1, 1001))
 
 
-def test_the_kind_number_is_declared_with_help_and_int_answers() -> None:
-    kind = KINDS["number"]
+def test_the_kind_int_is_declared_with_help_and_int_answers() -> None:
+    kind = KINDS["int"]
     assert kind.answers == frozenset({int}) and not kind.plays and "number" in kind.help
 
 
@@ -107,7 +107,7 @@ def test_bots_answer_a_number_from_the_range(tmp_path: Path) -> None:
 
 
 def test_greedy_names_the_lowest_number_when_it_holds_no_rank_of_the_range() -> None:
-    d = Decision(0, "number", (4, 5, 6), "pick a number")
+    d = Decision(0, "int", (4, 5, 6), "pick a number")
 
     table = SimpleNamespace(hands=[[]])  # holds no card
     assert GreedyAgent().choose(table, d) == 4  # type: ignore[arg-type]
@@ -126,7 +126,7 @@ def test_a_person_types_the_number_itself_not_its_position(tmp_path: Path) -> No
     assert any("0–3" in line for line in said)
     assert sum("is not a number you can pick: type one from 0–3" in line for line in said) == 2
     assert "type a number from [bold]0[/] to [bold]3[/]" in render_prompt(g.view(0), d, ["Ann", "Bob"])
-    assert forced_text("number", 5) == "only one number can be picked: 5"
+    assert forced_text("int", 5) == "only one number can be picked: 5"
 
 
 def test_the_narrator_tells_the_number_picked(tmp_path: Path) -> None:
@@ -134,15 +134,15 @@ def test_the_narrator_tells_the_number_picked(tmp_path: Path) -> None:
     narrator = Narrator(["Ann", "Bob"], said.append)
     g = sevens(tmp_path)
     narrator.game = g
-    narrator(g, "choice", {"player": 0, "kind": "number", "value": 2, "prompt": "pick a number"})
+    narrator(g, "choice", {"player": 0, "kind": "int", "value": 2, "prompt": "pick a number"})
     assert said == ["    [bold]Ann[/] picks the number 2"]
 
 
 def test_the_web_table_offers_each_number_as_a_number(tmp_path: Path) -> None:
     g = sevens(tmp_path)
     data = decision_data(at_number(g), "d1", ["Ann", "Bob"], 0)
-    assert data["kind"] == "number" and data["question"] == "Pick a number from 0 to 3."
-    assert data["options"] == [{"what": "number", "text": str(n), "number": n} for n in range(4)]
+    assert data["kind"] == "int" and data["question"] == "Pick a number from 0 to 3."
+    assert data["options"] == [{"what": "int", "text": str(n), "value": n} for n in range(4)]
 
 
 def test_a_number_answer_is_saved_as_itself_and_a_game_replays_from_its_answers(tmp_path: Path) -> None:
@@ -151,7 +151,7 @@ def test_a_number_answer_is_saved_as_itself_and_a_game_replays_from_its_answers(
     variant = load_variant(tmp_path / "sevens.yaml")
     g = Game(variant, 3, 5, record=True)
     g.autoplay(make_agents(["greedy", "random"], 3, 5), rounds=1)
-    assert g.events is not None and any(e == "choice" and d["kind"] == "number" for e, d in g.events)
+    assert g.events is not None and any(e == "choice" and d["kind"] == "int" for e, d in g.events)
     again = Game.from_actions(variant, 3, 5, g.actions, record=True)
     assert again.events == g.events
 
@@ -167,7 +167,7 @@ def test_the_rl_action_space_holds_the_widest_range_a_file_can_offer(tmp_path: P
     table = UnoEnv(variant, 2)
     assert table.num_actions == 54 + 4 + 2 + 5 + 9
     assert table.action_names[table.number_base:] == [f"number lo+{k}" for k in range(9)]
-    d = Decision(0, "number", tuple(range(2, 11)), "pick a number")
+    d = Decision(0, "int", tuple(range(2, 11)), "pick a number")
     assert table.legal_actions(d) == {table.number_base + k: 2 + k for k in range(9)}
     path.write_text(SEVENS.format(lo="0", hi="count(hand)"))  # known only in play: room for the most
     assert numbers_offered(load_variant(path)) == 1_000

@@ -7,7 +7,7 @@ from typing import Any, Literal, NamedTuple, get_args
 from ..lang.signature import ACTION_WORDS
 from .cards import Card
 
-DecisionKind = Literal["turn", "drawn", "jump", "color", "player", "card", "ask", "number"]
+DecisionKind = Literal["turn", "drawn", "jump", "color", "player", "card", "ask", "int"]
 
 
 class Play(NamedTuple):
@@ -82,7 +82,8 @@ KINDS: dict[str, Kind] = {
     "card": Kind(frozenset({Card}), False, "Pick one of the cards listed (from the cards shown, usually your "
                  "hand)."),
     "ask": Kind(frozenset({bool}), False, "A yes-or-no question: answer yes or no."),
-    "number": Kind(frozenset({int}), False, "Pick a whole number from the range shown (both ends included); "
+    # (named after its answer's type, as color, player and card are; the word number names a card kind)
+    "int": Kind(frozenset({int}), False, "Pick a whole number from the range shown (both ends included); "
                    "the card or rule that asks says what it is for."),
 }
 assert tuple(KINDS) == get_args(DecisionKind)

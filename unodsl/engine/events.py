@@ -38,7 +38,9 @@ class Field:
     """One field of an event: its type in the language, and who may see its value.
 
     `seen_by` is EVERYONE, or the names of the event's fields that hold the seats
-    allowed to see it (e.g. ("player",): only the player the event is about).
+    allowed to see it (e.g. ("player",): only the player the event is about), or that
+    name zones: whoever sees that zone may see it (everyone for a face-up zone, FACE_UP;
+    its owner for a hand; no one for the draw pile).
     `zone`: the value is a zone's name (see `hand_zone`), told as one ("the discard
     pile", "Ann's hand"). `words`: how some values are told in a narration ({1: "to
     the left"}); the key None, if there, is a format for the others ("{} seats along")."""
@@ -139,6 +141,11 @@ class Move:
 def hand_zone(seat: int) -> str:
     """The name of a seat's hand among a table's zones (`zone_name`, `cards_moved`'s fields)."""
     return f"hand {seat}"
+
+
+# The zones every player sees whole (engine/view.py shows them): cards that leave or reach
+# one are seen by everyone.
+FACE_UP = frozenset({"discard_pile", "aside"})
 
 
 def zone_seat(name: str) -> int | None:
@@ -268,13 +275,18 @@ EVENTS: dict[str, Event] = {
                          moves=(Move(hand(), hand("other"), 1),),
                          other=Field("player", "the player who receives it"),
                          card=Field("card", "the card given; only the two players see it", ("player", "other"))),
-    "cards_moved": _event("cards move from one zone to another (move, move_all, put)",
+    "cards_moved": _event("cards move from one zone to another (move, move_all, put, put_all)",
                           english="cards are moved between piles",
-                          narration="{count} {count|card|cards} {count|goes|go} from {source} to {target}",
+                          narration=("{player} moves {cards} from {source} to {target}",
+                                     "{player} moves {count} {count|card|cards} from {source} to {target}"),
                           told="verbose", moves=(Move(named("source"), named("target"), "count"),),
                           source=Field("str", "the zone they leave", zone=True),
                           target=Field("str", "the zone they go to", zone=True),
-                          count=Field("int", "how many cards move")),
+                          count=Field("int", "how many cards move"),
+                          cards=Field("cards", "the cards moved, in the order they were put on `target`; seen by "
+                                      "everyone when they leave or reach a face-up zone (the discard pile, the "
+                                      "cards set aside), else only by the players whose hands they leave or reach",
+                                      ("source", "target"))),
     "card_revealed": _event("a card is shown to every player (reveal; player: who holds it, or who showed it "
                             "from a pile); a card in a hand stays known while it stays there",
                             english="a card is shown to every player",
@@ -289,11 +301,11 @@ EVENTS: dict[str, Event] = {
                       flag=Field("str", "the flag's name")),
     "choice": _event("a player answered a decision", english="a player makes a choice",
                      narration=("{player} answers {value}", "{player} answers"), told="verbose",
-                     kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask, number"),
+                     kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask, int"),
                      value=Field("answer", "the answer, by kind: turn — the card played, or \"draw\" "
                                  "(or \"pass\"); drawn — the drawn card played, or \"keep\"; jump — the card "
                                  "played out of turn, or \"pass\"; color — the colour; player — the seat; card — "
-                                 "the card; ask — true or false; number — the number (e.g. `kind == \"turn\" and "
+                                 "the card; ask — true or false; int — the number (e.g. `kind == \"turn\" and "
                                  "value == \"draw\"`; any other text never compares equal). Only the player who "
                                  "answered sees it",
                                  ("player",)),
@@ -335,14 +347,32 @@ def rule_env(event: str) -> dict[str, str]:
 
 
 def visible_to(event: str, data: Mapping[str, Any], seat: int) -> dict[str, Any]:
-    """The fields of one emitted event that `seat` may see."""
+    """The fields of one emitted event that `seat` may see (-1: what everyone sees)."""
     fields = EVENTS[event].fields
     out = {}
     for name, value in data.items():
         seen_by = fields[name].seen_by
-        if seen_by == EVERYONE or any(data.get(f) == seat for f in seen_by):
+        if seen_by == EVERYONE or any(_sees(fields[f], data.get(f), seat) for f in seen_by):
             out[name] = value
     return out
+
+
+def _sees(f: Field, value: Any, seat: int) -> bool:
+    """Does `seat` see what a field of `seen_by` gives access to: its seat, or its zone?"""
+    if f.zone:
+        return value in FACE_UP or (zone_seat(str(value)) == seat and seat >= 0)
+    return bool(value == seat)
+
+
+def who_sees(event: str, name: str) -> str | None:
+    """Who may see a field, in words for the reference (None: everyone)."""
+    f = EVENTS[event].fields[name]
+    if f.seen_by == EVERYONE:
+        return None
+    fields = EVENTS[event].fields
+    if all(fields[s].zone for s in f.seen_by):
+        return "whoever sees " + " or ".join(f.seen_by)
+    return " and ".join(f.seen_by)
 
 
 # -- what an emitted event moves and makes unknown ----------------------------------------------
@@ -383,14 +413,15 @@ def forgotten(event: str, data: Mapping[str, Any], n: int) -> set[int]:
 
 # -- narration ----------------------------------------------------------------------------------
 class Words(Protocol):
-    """How a reader tells values: `kind` is "player", "players", "card", "color", "zone"
-    (a zone's name) or "text" (a number, a word, an answer)."""
+    """How a reader tells values: `kind` is "player", "players", "card", "cards" (a list of
+    cards), "color", "zone" (a zone's name) or "text" (a number, a word, an answer, and
+    "their hand": the hand of the event's own player)."""
 
     def __call__(self, kind: str, value: Any) -> str: ...
 
 
 _SLOT = re.compile(r"\{(\w+)(?:\|([^|}]*)\|([^}]*))?\}")
-_KINDS = {"player": "player", "players": "players", "card": "card", "color": "color"}
+_KINDS = {"player": "player", "players": "players", "card": "card", "cards": "cards", "color": "color"}
 
 
 def slots(template: str) -> list[str]:
@@ -405,12 +436,12 @@ def narrate(event: str, data: Mapping[str, Any], words: Words) -> str | None:
     e = EVENTS[event]
     for template in e.narration:
         if all(name in data for name in slots(template)):
-            return _SLOT.sub(lambda m: _told(e.fields[m.group(1)], data[m.group(1)], m.group(2), m.group(3), words),
-                             template)
+            return _SLOT.sub(lambda m: _told(e.fields[m.group(1)], data[m.group(1)], m.group(2), m.group(3), words,
+                                             data.get("player")), template)
     return None
 
 
-def _told(f: Field, value: Any, one: str | None, many: str | None, words: Words) -> str:
+def _told(f: Field, value: Any, one: str | None, many: str | None, words: Words, player: Any) -> str:
     if one is not None:
         return one if value == 1 else (many or "")
     if f.words:
@@ -420,7 +451,8 @@ def _told(f: Field, value: Any, one: str | None, many: str | None, words: Words)
         if said is not None:
             return words("text", said)
     if f.zone:
-        return words("zone", value)
+        own = zone_seat(str(value)) is not None and zone_seat(str(value)) == player
+        return words("text", "their hand") if own else words("zone", value)
     return words(_KINDS.get(f.type, "text"), value)
 
 
@@ -438,6 +470,6 @@ def told_moves(event: str) -> str:
     return "; ".join(m.told() for m in EVENTS[event].moves)
 
 
-__all__ = ["EVENTS", "EVERYONE", "EVERY_HAND", "EVERY_ZONE", "SOME_PILE", "Event", "Field", "Move", "Place", "Words",
-           "arrivals", "forgotten", "hand", "hand_zone", "named", "narrate", "pile", "rule_env", "slots",
-           "told_moves", "visible_to", "zone_seat", "zone_words", "zones_moved"]
+__all__ = ["EVENTS", "EVERYONE", "EVERY_HAND", "EVERY_ZONE", "FACE_UP", "SOME_PILE", "Event", "Field", "Move",
+           "Place", "Words", "arrivals", "forgotten", "hand", "hand_zone", "named", "narrate", "pile", "rule_env",
+           "slots", "told_moves", "visible_to", "who_sees", "zone_seat", "zone_words", "zones_moved"]

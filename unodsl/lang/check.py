@@ -579,11 +579,6 @@ class Checker:
             if isinstance(arg, ast.ListExpr) and not arg.items:
                 raise CheckError(f"{node.func}() is given an empty list, so there is nothing to choose",
                                  arg.at, "give the players or cards to choose from, e.g. opponents or hand")
-        if node.func == "choose_number" and "lo" in given and "hi" in given:  # a range written backwards
-            lo, hi = static_int(given["lo"], self.ctx.options), static_int(given["hi"], self.ctx.options)
-            if lo is not None and hi is not None and hi < lo:
-                raise CheckError(f"choose_number() from {lo} to {hi} has no number to choose: {hi} is below {lo}",
-                                 node.at, f"write the lowest number first: choose_number({hi}, {lo})")
         if returns == "color" and not self.ctx.colors:
             raise CheckError(f"{node.func}() asks for a colour, but this variant has no colours", node.at,
                              "add colours under `colors:`, or remove the choice")

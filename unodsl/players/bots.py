@@ -73,7 +73,7 @@ class GreedyAgent:
             return min(options, key=lambda p: (sizes.get(p, len(hand)), p))
         if decision.kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
-        if decision.kind == "number":
+        if decision.kind == "int":
             return _most_held_rank(hand, options)
         return True if True in options else options[0]
 
@@ -169,7 +169,7 @@ class ExpertAgent:
             return min(options, key=lambda p: (sizes.get(p, 99), p))
         if kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
-        if kind == "number":
+        if kind == "int":
             return _most_held_rank(game.hands[decision.player], options)
         return True if True in options else options[0]
 

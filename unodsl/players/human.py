@@ -105,7 +105,7 @@ def _whole(text: str) -> int | None:
 
 
 def number_range(decision: Decision) -> str:
-    """The numbers a "number" decision offers, as "0–9"."""
+    """The numbers an "int" decision (choose_number) offers, as "0–9"."""
     return f"{decision.options[0]}–{decision.options[-1]}" if decision.options else "none"
 
 
@@ -118,7 +118,7 @@ def matches(text: str, decision: Decision, names: Sequence[str] = ()) -> list[in
     options = decision.options
     if not text:
         return []
-    if decision.kind == "number":
+    if decision.kind == "int":
         k = _whole(text)
         return [options.index(k)] if k is not None and k in options else []
     if _is_number(text):
@@ -157,7 +157,7 @@ def question(decision: Decision, names: Sequence[str] = ()) -> str:
         return "Name a colour."
     if kind == "player":
         return "Pick a player."
-    if kind == "number":
+    if kind == "int":
         return f"Pick a number from {number_range(decision).replace('–', ' to ')}."
     if kind == "card":
         prompt = decision.prompt or "pick a card"  # (text from the file after "pick a card": kept as written)
@@ -213,7 +213,7 @@ def table_lines(view: PlayerView, names: Sequence[str] = ()) -> list[str]:
 
 
 def options_lines(decision: Decision, names: Sequence[str] = (), penalty: int = 0) -> list[str]:
-    if decision.kind == "number":  # up to 1,000 of them: the range, not a list
+    if decision.kind == "int":  # up to 1,000 of them: the range, not a list
         return [f"  type a number from [bold]{decision.options[0]}[/] to [bold]{decision.options[-1]}[/]"]
     return [f"  [bold]{i}[/]. {option_markup(o, decision, names, penalty)}"
             for i, o in enumerate(decision.options, 1)]
@@ -237,7 +237,7 @@ def refusal(text: str, decision: Decision, names: Sequence[str] = ()) -> str:
     """Why `text` is not an answer, and what would be."""
     n = len(decision.options)
     shown = escape(text.strip())
-    if decision.kind == "number":
+    if decision.kind == "int":
         return f"'{shown}' is not a number you can pick: type one from {number_range(decision)} ('?' for help)."
     if not text.strip():
         return f"Type an option's number (1–{n}) or its text; '?' for help, 'q' to quit."
@@ -278,7 +278,7 @@ class HumanAgent:
         self.asked += 1
         self.say(render_prompt(view, decision, self.names))
         n = len(decision.options)
-        span = number_range(decision) if decision.kind == "number" else f"1–{n}"
+        span = number_range(decision) if decision.kind == "int" else f"1–{n}"
         while True:
             try:
                 text = self.read(f"[bold]your choice[/] ({span}, ? help, q quit): ")
@@ -306,7 +306,7 @@ class PlayNarrator(Narrator):
 
     def __init__(self, names: list[str], say: Callable[[str], None], seat: int, human: HumanAgent) -> None:
         super().__init__(names, say, verbose=False)
-        self.seat = seat
+        self.seat = self.viewer = seat
         self.human = human
         self.drawn: dict[int, list[Card]] = {}
 
@@ -363,7 +363,7 @@ def forced_text(kind: str, value: Any, penalty: int = 0, names: Sequence[str] = 
         return f"only one colour can be named: {color_text(value)}"
     if kind == "player" and isinstance(value, int):
         return f"only one player can be picked: {escape(_name(names, value))}"
-    if kind == "number" and isinstance(value, int):
+    if kind == "int" and isinstance(value, int):
         return f"only one number can be picked: {value}"
     if isinstance(value, Card):
         return f"only one card can be picked: {card_text(value)}"

@@ -39,6 +39,11 @@ def card_text(card: Card) -> str:
     return f"[{style}]{escape(card.label)}[/]"
 
 
+def and_list(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}" if items else "nothing"
+
+
 def color_text(color: str) -> str:
     return f"[{STYLES.get(color, 'bold')}]{escape(color)}[/]"
 
@@ -54,6 +59,7 @@ class Narrator:
         self.names = names
         self.say = say
         self.verbose = verbose
+        self.viewer = -1  # the seat whose view the declared narrations are told from (-1: everyone's)
         self.cause: str | None = None  # why a draw happens now (None: the player's own draw)
         self.asked: tuple[int, str] | None = None  # the last question answered yes: (who, prompt)
         self.jumping: int | None = None  # a player who chose to play out of turn, until their card is played
@@ -84,6 +90,8 @@ class Narrator:
             return ", ".join(self.who(p) for p in value)
         if kind == "card" or isinstance(value, Card):
             return card_text(value)
+        if kind == "cards":
+            return and_list([card_text(c) for c in value])
         if kind == "color":
             return color_text(value)
         if kind == "zone":
@@ -93,9 +101,9 @@ class Narrator:
 
     def told(self, name: str, d: dict[str, Any]) -> str:
         """The event's declared narration, in this narrator's words, told from the fields
-        every player may see (a card given is "a card"): a narrator that knows more about a
-        seat says so in its own handler ("" if none fits)."""
-        return narrate(name, visible_to(name, d, -1), self.words) or ""
+        its viewer may see (every player's: a card given is "a card"; a seat's: the cards
+        it moved from its hand to the draw pile): "" if none fits."""
+        return narrate(name, visible_to(name, d, self.viewer), self.words) or ""
 
     def tell(self, name: str, d: dict[str, Any]) -> None:
         """Say the event's narration, as much as the account tells (Event.told)."""
@@ -214,7 +222,7 @@ class Narrator:
                 self.say(f"    {self.who(d['player'])} {escape(line)}")
         elif kind == "player":
             self.say(f"    {self.who(d['player'])} picks {self.who(value)}")
-        elif kind == "number":
+        elif kind == "int":
             self.say(f"    {self.who(d['player'])} picks the number {value}")
         elif kind == "card":
             self.tell_purpose(d)

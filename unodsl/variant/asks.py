@@ -21,7 +21,7 @@ from .resolve import load_tree
 PROGRAM_KEYS = frozenset({"on_play", "do", "setup", "first_dealer", "next_dealer"})
 # The choices that each ask one kind of decision, by function (`ask` is named by its question).
 CHOICES = {"choose_color": "color", "choose_player": "player", "choose_card": "card",
-           "choose_number": "number", "jump_in": "jump"}
+           "choose_number": "int", "jump_in": "jump"}
 
 
 def _programs(data: Any) -> Iterator[str]:

@@ -199,6 +199,6 @@ def option_data(option: Any, d: Decision, labels: Sequence[str]) -> dict[str, An
         return {"what": "color", "text": text, "color": option}
     if d.kind == "player":
         return {"what": "player", "text": text, "seat": option}
-    if d.kind == "number":
-        return {"what": "number", "text": text, "number": option}
+    if d.kind == "int":
+        return {"what": "int", "text": text, "value": option}
     return {"what": "word", "text": text}

@@ -129,6 +129,7 @@ class SeatNarrator(Narrator):
     def __init__(self, labels: list[str], seat: int | None) -> None:
         super().__init__(labels, self._say)
         self.seat = seat
+        self.viewer = -1 if seat is None else seat  # (its events come filtered for it: told as it sees them)
         self.public = PublicGame()
         self.lines: deque[str] = deque(maxlen=KEEP_LINES)  # as rich markup (see segments)
         self.count = 0  # lines said so far (the kept ones are the last of them)
@@ -160,11 +161,6 @@ class SeatNarrator(Narrator):
     def on_eliminated(self, d: dict[str, Any]) -> None:
         where = escape(zone_text(str(d["zone"])))
         self.say(f"    {self.who(d['player'])} is out of the round ({cards(d['count'])} to {where})")
-
-    def on_cards_moved(self, d: dict[str, Any]) -> None:
-        if self.verbose:
-            self.say(f"    {cards(d['count'])} move from {escape(zone_text(str(d['source'])))} to "
-                     f"{escape(zone_text(str(d['target'])))}")
 
     def on_card_played(self, d: dict[str, Any]) -> None:
         if self.unknown:  # a hidden turn answer was a play, not the draw it was taken for

@@ -62,7 +62,7 @@ def choose_number(g: Game, lo: int, hi: int, by: int) -> Decision:
                            f"at most {MOST_NUMBERS:,} can be offered")
     if by in g.out:
         raise RuntimeFault(f"player {by} is out of the round and cannot choose a number")
-    return Decision(by, "number", tuple(range(lo, hi + 1)), "pick a number")
+    return Decision(by, "int", tuple(range(lo, hi + 1)), "pick a number")
 
 
 @choice("who: player, question: str, about: card = none", returns="bool",

@@ -395,12 +395,12 @@ function renderDecision(s) {
   box.hidden = false;
   $("question").textContent = d.question;
   $("help").textContent = d.help + (d.penalty && d.kind === "turn" ? " A penalty of " + d.penalty + " cards is pending on you." : "");
-  if (d.kind === "number" && d.options.length > MANY_NUMBERS) {
+  if (d.kind === "int" && d.options.length > MANY_NUMBERS) {
     options.append(numberField(d));
   } else d.options.forEach((o, i) => {
     const b = el("button");
     b.type = "button";
-    if (i < 9 && d.kind !== "number") b.append(el("kbd", "", String(i + 1)));  // (a number's key is itself)
+    if (i < 9 && d.kind !== "int") b.append(el("kbd", "", String(i + 1)));  // (a number's key is itself)
     if (o.card) b.append(cardElement(o.card, "span"));
     if (o.what === "color") b.append(colourMark(o.color));
     b.append(el("span", "", o.text));
@@ -423,7 +423,7 @@ function renderDecision(s) {
 const MANY_NUMBERS = 24;
 function numberField(d) {
   const form = el("form", "numberfield");
-  const lo = d.options[0].number, hi = d.options[d.options.length - 1].number;
+  const lo = d.options[0].value, hi = d.options[d.options.length - 1].value;
   const input = el("input");
   input.type = "number";
   input.min = String(lo);
@@ -436,7 +436,7 @@ function numberField(d) {
   form.append(input, ok);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const i = d.options.findIndex((o) => String(o.number) === input.value.trim());
+    const i = d.options.findIndex((o) => String(o.value) === input.value.trim());
     if (i >= 0) {
       answer(d, i);
     } else {
@@ -554,7 +554,7 @@ function wire() {
     const d = state && state.you ? state.you.decision : null;
     if (!d) return;
     let pick = -1;
-    if (d.kind === "number") pick = d.options.findIndex((o) => String(o.number) === key);  // the digit itself
+    if (d.kind === "int") pick = d.options.findIndex((o) => String(o.value) === key);  // the digit itself
     else if (/^[1-9]$/.test(key)) pick = Number(key) - 1;
     const byWhat = { d: "draw", k: "keep", p: "pass", y: "yes", n: "no" };
     if (byWhat[key]) pick = d.options.findIndex((o) => o.what === byWhat[key] || (o.what === "word" && o.text === byWhat[key]));
