@@ -83,8 +83,8 @@ KINDS: dict[str, Kind] = {
                  "hand)."),
     "ask": Kind(frozenset({bool}), False, "A yes-or-no question: answer yes or no."),
     # (named after its answer's type, as color, player and card are; the word number names a card kind)
-    "int": Kind(frozenset({int}), False, "Pick a whole number from the range shown (both ends included); "
-                   "the card or rule that asks says what it is for."),
+    "int": Kind(frozenset({int}), False, "Pick a whole number from the range shown, both ends included "
+                "(the number itself, not its place in a list)."),
 }
 assert tuple(KINDS) == get_args(DecisionKind)
 PLAY_KINDS = frozenset(k for k, kind in KINDS.items() if kind.plays)

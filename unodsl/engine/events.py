@@ -451,8 +451,8 @@ def _told(f: Field, value: Any, one: str | None, many: str | None, words: Words,
         if said is not None:
             return words("text", said)
     if f.zone:
-        own = zone_seat(str(value)) is not None and zone_seat(str(value)) == player
-        return words("text", "their hand") if own else words("zone", value)
+        seat = zone_seat(str(value))
+        return words("text", "their hand") if seat is not None and seat == player else words("zone", value)
     return words(_KINDS.get(f.type, "text"), value)
 
 

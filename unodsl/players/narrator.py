@@ -40,7 +40,7 @@ def card_text(card: Card) -> str:
 
 
 def and_list(items: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
+    """Items in a sentence: a; a and b; a, b and c."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}" if items else "nothing"
 
 

@@ -195,7 +195,8 @@ _BOTS = """\
 - **greedy** plays its legal card with the most points (it draws only when it
   has no play, and plays a drawn card when it can), names the colour it holds
   most of, picks the opponent with the fewest cards, picks the card with the most
-  points, and answers **yes** to every `ask` — it always calls UNO, always
+  points, names the number that is the rank it holds most of (the lowest of
+  equals), and answers **yes** to every `ask` — it always calls UNO, always
   catches, always challenges.
 
 A rule that depends on an answer is only tested both ways with the random bot
