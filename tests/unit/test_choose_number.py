@@ -171,3 +171,39 @@ def test_the_rl_action_space_holds_the_widest_range_a_file_can_offer(tmp_path: P
     assert table.legal_actions(d) == {table.number_base + k: 2 + k for k in range(9)}
     path.write_text(SEVENS.format(lo="0", hi="count(hand)"))  # known only in play: room for the most
     assert numbers_offered(load_variant(path)) == 1_000
+
+
+EVERY_TURN = """extends: classic
+name: a number every turn
+rules:
+  - name: number
+    on: turn_start
+    do: "n = choose_number(1, 5); if n == 5 then flag(player, \\"five\\")"
+"""
+
+
+def test_pettingzoo_api_test_passes_with_numbers_to_pick_and_they_are_picked(tmp_path: Path) -> None:
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+    from pettingzoo.test import api_test, seed_test
+
+    from unodsl.rl import env
+
+    path = tmp_path / "every_turn.yaml"
+    path.write_text(EVERY_TURN)
+    api_test(env(str(path), players=3, seed=1), num_cycles=40)
+    seed_test(lambda: env(str(path), players=3, seed=1), num_cycles=40)
+    table = env(str(path), players=2, seed=3)
+    table.reset()
+    rng = np.random.default_rng(0)
+    picked = []
+    for _ in table.agent_iter(200):
+        observation, _, terminated, truncated, _ = table.last()
+        if terminated or truncated:
+            table.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        if action >= table.number_base:
+            picked.append(action - table.number_base + 1)
+        table.step(action)
+    assert table.numbers == 5 and set(picked) == {1, 2, 3, 4, 5}
