@@ -7,15 +7,19 @@ runs through the engine's public contract only: `decision`, `apply`, `view`.
 
 Spaces (see docs/rl.md for the full layout):
 
-- the action space is a fixed `Discrete(F + C + n + 5)`: one action per distinct
+- the action space is a fixed `Discrete(F + C + n + 5 + N)`: one action per distinct
   card face of every side (play that face on a turn, a drawn card or a jump-in;
   choose it when asked for a card), one per colour of every side, one per seat
   (relative to the player deciding: 0 is itself, 1 the next seat …), then yes,
-  no, draw, keep and pass. Two cards with the same face are one action (the first
-  matching option is taken). A variant with declared plays (`turn: plays:`) has K
-  more actions, `lay_slots` (256 by default): the declared plays a decision offers,
-  one per slot in a canonical order, each slot described in the observation by
-  indices (`lay_way`, `lay_target`, `lay_target_at`, `lay_cards`); see `lay_options`.
+  no, draw, keep and pass, then N numbers for `choose_number`: action +k picks the
+  k-th number offered (lo + k). N is 0 for a variant that never asks for a number,
+  its widest range when each range's bounds are written as numbers or options,
+  else 1,000 (the most a range may hold). Two cards with the same face are one
+  action (the first matching option is taken). A variant with declared plays
+  (`turn: plays:`) has K more actions after those, `lay_slots` (256 by default): the
+  declared plays a decision offers, one per slot in a canonical order, each slot
+  described in the observation by indices (`lay_way`, `lay_target`, `lay_target_at`,
+  `lay_cards`); see `lay_options`.
 - the observation is a `Dict` of `observation` (a float32 `Box`, layout in
   `ObservationLayout`) and `action_mask` (int8, 1 for each legal action of the
   player to move, all 0 for the others).
@@ -56,6 +60,7 @@ from .engine.cards import Card
 from .engine.game import MAX_TURNS, Game
 from .errors import GameError, IllegalAction, RunawayRound, UnoDslError
 from .model import Face, Variant
+from .variant.asks import numbers_offered
 from .variant.load import load_variant
 
 KINDS = tuple(DECISION_KINDS)
@@ -121,16 +126,19 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         self.color_base, self.seat_base = nf, nf + nc
         self.word_base = self.seat_base + n
         self._word_action = {w: self.word_base + k for k, w in enumerate(WORDS)}
+        self.number_base = self.word_base + len(WORDS)
+        self.numbers = numbers_offered(variant)  # the k-th number offered (lo + k): number_base + k
         # the declared plays' slots (none for a variant without `turn: plays:`)
         self.ways = [w.name for w in variant.turn.plays]
         self._way_index = {w: i for i, w in enumerate(self.ways)}
         self.lay_slots = lay_slots if self.ways else 0
-        self.lay_base = self.word_base + len(WORDS)
+        self.lay_base = self.number_base + self.numbers
         self.num_actions = self.lay_base + self.lay_slots
         self.action_names: list[str] = [self._face_name(f) for f in self.faces]
         self.action_names += [f"colour {c}" for c in self.colors]
         self.action_names += [f"seat +{k}" for k in range(n)]
         self.action_names += list(WORDS)
+        self.action_names += [f"number lo+{k}" for k in range(self.numbers)]
         self.action_names += [f"lay {k}" for k in range(self.lay_slots)]
         self._slots: tuple[Decision | None, list[Lay]] = (None, [])  # the last decision's slots (memo)
         # the top card's face, by side and label (the view shows labels)
@@ -322,6 +330,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                 action = self._face_action(option)
             elif kind is bool:
                 action = self._word_action["yes" if option else "no"]
+            elif kind is int and d.kind == "int":
+                action = self.number_base + option - d.options[0]
+                if action >= self.num_actions:  # a range wider than the variant's file says it can be
+                    raise UnoDslError(f"choose_number offers {len(d.options):,} numbers; this table's "
+                                      f"actions have room for {self.numbers:,}")
             elif kind is int:
                 action = self.seat_base + (option - d.player) % self.n
             elif kind is str:

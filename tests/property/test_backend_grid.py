@@ -139,3 +139,22 @@ def test_the_grid_is_what_it_says(tmp_path: Path) -> None:
     doubles = load_variant(variant_file(tmp_path, ("must_play", 1, False, False, None, False, False, "doubles")))
     assert [(w.name, w.onto, w.to, w.row, w.least, w.most) for w in doubles.turn.plays] == [
         ("doubles", "discard_pile", "discard_pile", False, 2, 4)]
+
+
+CHOICE_RULES = [  # issue 41: a number named, and a card chosen for what its prompt says
+    {"name": "sevens", "on": "card_played", "if": "card.rank == 7",
+     "do": "n = choose_number(0, count(hand) % 4); repeat n do flag(player, \"named\"); draw(next, n)"},
+    {"name": "zeros", "on": "card_played", "if": "card.rank == 0 and count(hand) > 1",
+     "do": "c = choose_card(hand, player, for: \"to give away\"); give(player, next, c)"},
+]
+
+
+def test_the_backends_agree_on_numbers_named_and_cards_chosen_for_a_purpose(tmp_path: Path) -> None:
+    data = yaml.safe_load(MIRROR.read_text())
+    data["rules"] = CHOICE_RULES
+    data["scoring"]["target"] = 60
+    path = tmp_path / "choices.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    agree(path, range(0, 4))
+    asked = {(kind, prompt) for seed in range(4) for _, kind, prompt, *_ in decided(load_variant(path), seed)[0]}
+    assert {("int", "pick a number"), ("card", "pick a card to give away")} <= asked

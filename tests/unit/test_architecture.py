@@ -282,11 +282,12 @@ def test_visibility_hides_a_drawn_card_from_the_other_players() -> None:
     assert visible_to("card_given", given, 1) == {"player": 0, "other": 2}
 
 
-def test_every_field_that_is_not_public_names_seat_fields_of_its_event() -> None:
+def test_every_field_that_is_not_public_names_seat_or_zone_fields_of_its_event() -> None:
     for name, event in EVENTS.items():
         for fname, f in event.fields.items():
             if f.seen_by != EVERYONE:
-                assert all(event.fields[s].type == "player" for s in f.seen_by), f"{name}.{fname}"
+                assert all(event.fields[s].type == "player" or event.fields[s].zone for s in f.seen_by), \
+                    f"{name}.{fname}"
 
 
 def test_the_narrator_tells_only_declared_events() -> None:

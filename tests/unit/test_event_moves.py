@@ -122,14 +122,20 @@ def words(kind: str, value: Any) -> str:
         return f"P{value + 1}"
     if kind == "zone":
         return zone_words(value, lambda p: f"P{p + 1}")
+    if kind == "cards":
+        return " and ".join(f"<{c}>" for c in value)
     return f"<{value}>" if kind == "card" else str(value)
 
 
 def test_a_narration_names_the_player_and_the_cards_in_words() -> None:
     assert narrate("cards_moved", {"player": 0, "source": "hand 1", "target": "discard_pile", "count": 2},
-                   words) == "2 cards go from P2's hand to the discard pile"
+                   words) == "P1 moves 2 cards from P2's hand to the discard pile"
     assert narrate("cards_moved", {"player": 0, "source": "draw_pile", "target": "aside", "count": 1},
-                   words) == "1 card goes from the draw pile to the cards set aside"
+                   words) == "P1 moves 1 card from the draw pile to the cards set aside"
+    # the cards, when the reader sees them; the player's own hand is "their hand"
+    assert narrate("cards_moved", {"player": 1, "source": "hand 1", "target": "discard_pile", "count": 2,
+                                   "cards": ["red 3", "blue 5"]},
+                   words) == "P2 moves <red 3> and <blue 5> from their hand to the discard pile"
     assert narrate("hands_passed", {"player": 0, "direction": -1}, words) == "every hand is passed to the right"
     assert narrate("hands_passed", {"player": 0, "direction": 2}, words) == "every hand is passed 2 seats along"
     # What a seat may not see picks the template without it.

@@ -186,4 +186,4 @@ def test_the_declared_narration_is_told_from_public_fields_only() -> None:
     assert lines == ["    P1 gives a card to P3", "    every hand is passed to the right"]
     narrator.verbose = True
     narrator(g, "cards_moved", {"player": 0, "source": "hand 1", "target": "discard_pile", "count": 2})
-    assert lines[-1] == "    2 cards go from P2's hand to the discard pile"
+    assert lines[-1] == "    P1 moves 2 cards from P2's hand to the discard pile"

@@ -28,10 +28,10 @@ def rule(tmp_path: Path, event: str, condition: str, base: str = MINI, do: str |
 @pytest.mark.parametrize(("event", "condition", "expected"), [
     ("choice", 'kind == "colour"',
      'v.yaml:34:9: warning: kind == "colour" never holds: `kind` of a choice is one of: turn, drawn, jump, color, '
-     "player, card, ask\n  hint: did you mean 'color'?"),
+     "player, card, ask, int\n  hint: did you mean 'color'?"),
     ("choice", "'\"cards\" == kind'",  # quoted for YAML: the expression starts at column 10
      'v.yaml:34:10: warning: "cards" == kind never holds: `kind` of a choice is one of: turn, drawn, jump, color, '
-     "player, card, ask\n  hint: did you mean 'card'?"),
+     "player, card, ask, int\n  hint: did you mean 'card'?"),
     ("card_played", "card.rank == 0",
      "v.yaml:34:9: warning: card.rank == 0 never holds: `rank` of a card in this deck is one of: 1-9, none\n"
      "  hint: compare it with one of these"),
@@ -51,7 +51,7 @@ def test_in_a_rule_s_effect_too(tmp_path: Path) -> None:
     do = 'if kind == "ask" or kind == "asks" then draw(player, 1)'
     assert rule(tmp_path, "choice", "count(hand) >= 0", do=do) == [
         'v.yaml:35:29: warning: kind == "asks" never holds: `kind` of a choice is one of: turn, drawn, jump, color, '
-        "player, card, ask\n  hint: did you mean 'ask'?"]
+        "player, card, ask, int\n  hint: did you mean 'ask'?"]
 
 
 def test_a_colour_no_card_has_and_a_kind_in_no_deck_group(tmp_path: Path) -> None:

@@ -200,15 +200,17 @@ def test_a_log_longer_than_the_game_differs(tmp_path: Path) -> None:
     ("\n\n", "the log is empty"),
     ('{"event":"cut","player":0}\n', "line 1 is not a unodsl log header"),
     ("not json\n", "line 1 is not a unodsl log header"),
-    ('{"unodsl_log": 1, "players": 2, "seed": 1}\n', "log format 1 is not one this unodsl reads (4) (written "
+    ('{"unodsl_log": 1, "players": 2, "seed": 1}\n', "log format 1 is not one this unodsl reads (5) (written "
      "by an older unodsl, whose bots drew from the game's generator)"),
-    ('{"unodsl_log": 4, "file": "duo", "players": 2}\n', "the header's 'seed' should be a number, not null"),
-    ('{"unodsl_log": 4, "file": "duo", "players": "2", "seed": 1}\n', "'players' should be a number"),
-    ('{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}\n{"event":"cut","pla', "line 2 is not valid "
+    ('{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}\n', "log format 4 is not one this unodsl reads (5) "
+     "(written by an older unodsl, whose cards_moved did not name its cards)"),
+    ('{"unodsl_log": 5, "file": "duo", "players": 2}\n', "the header's 'seed' should be a number, not null"),
+    ('{"unodsl_log": 5, "file": "duo", "players": "2", "seed": 1}\n', "'players' should be a number"),
+    ('{"unodsl_log": 5, "file": "duo", "players": 2, "seed": 1}\n{"event":"cut","pla', "line 2 is not valid "
      "JSON (at column 16) (the last line is cut short: the log is truncated)"),
-    ('{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}\n{oops}\n{"event":"cut"}\n', "line 2 is not valid"),
-    ('{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}\n[1, 2]\n', "line 2 is not an event"),
-    ('{"unodsl_log": 4, "players": 2, "seed": 1}\n', "the log's header names no variant file"),
+    ('{"unodsl_log": 5, "file": "duo", "players": 2, "seed": 1}\n{oops}\n{"event":"cut"}\n', "line 2 is not valid"),
+    ('{"unodsl_log": 5, "file": "duo", "players": 2, "seed": 1}\n[1, 2]\n', "line 2 is not an event"),
+    ('{"unodsl_log": 5, "players": 2, "seed": 1}\n', "the log's header names no variant file"),
 ])
 def test_a_bad_log_is_a_clear_error_not_a_traceback(tmp_path: Path, text: str, message: str) -> None:
     bad = tmp_path / "bad.jsonl"
@@ -221,7 +223,7 @@ def test_a_bad_log_is_a_clear_error_not_a_traceback(tmp_path: Path, text: str, m
 
 def test_a_game_the_variant_does_not_seat_is_a_problem(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
-    header = {"unodsl_log": 4, "file": str(ROOT / "variants" / "duo.yaml"), "players": 7, "seed": 1}
+    header = {"unodsl_log": 5, "file": str(ROOT / "variants" / "duo.yaml"), "players": 7, "seed": 1}
     bad.write_text(json.dumps(header) + '\n{"event":"cut"}\n')
     result = replay_cli(bad)
     assert result.exit_code == 1 and "2–2 players, not 7" in result.output
@@ -291,7 +293,7 @@ def test_logged_values_map_back_to_live_options() -> None:
 
 
 def test_load_log_reads_lines_too() -> None:
-    log = load_log(['{"unodsl_log": 4, "file": "duo", "players": 2, "seed": 1}', "",
+    log = load_log(['{"unodsl_log": 5, "file": "duo", "players": 2, "seed": 1}', "",
                     '{"event": "cut", "player": 0}'])
     assert log.players == 2 and log.seed == 1 and log.canonical(1) == '{"event":"cut","player":0}'
     with pytest.raises(LogError, match="empty"):

@@ -308,3 +308,45 @@ def test_each_colour_of_a_side_has_a_mark_of_its_own_shape(cards_page: Any) -> N
             marks = cards_page.evaluate("(colors) => colors.map((c) => paint(c) && paint(c).mark)", list(side.colors))
             assert None not in marks, f"{path.name}: a colour the page has no paint for: {side.colors}"
             assert len(set(marks)) == len(marks), f"{path.name}: two colours share a mark: {side.colors}"
+
+
+NUMBERS = """extends: classic
+name: numbers at the web table
+rules:
+  - name: name two numbers
+    on: turn_start
+    if: player == 0
+    do: "a = choose_number(1, 30); b = choose_number(0, 3)"
+"""
+
+
+def test_a_number_is_typed_from_a_wide_range_and_clicked_or_keyed_from_a_narrow_one(tmp_path: Path,
+                                                                                     chromium: Any) -> None:
+    path = tmp_path / "numbers.yaml"
+    path.write_text(NUMBERS)
+    hub = Hub()
+    t = hub.add(Table(hub.new_id(), load_variant(path), 2, 1, ["greedy"], tmp_path / "games"))
+    with serving(hub, tmp_path / "games") as base:
+        context = chromium.new_context(viewport={"width": 1100, "height": 800})
+        page = Player(context, seat_links(base, t, hub.host_key)[0])
+        start_game(page)
+        # 1 … 30: more than a row of buttons, so a field (focused), checked against the range
+        page.page.wait_for_selector("#options form.numberfield input[type=number]")
+        assert page.page.evaluate("() => document.activeElement.type") == "number"
+        assert page.page.locator("#options button[data-what='int']").count() == 0
+        page.page.fill("#options input", "31")
+        page.page.press("#options input", "Enter")
+        assert page.page.evaluate("() => document.querySelector('#options input').validationMessage") != ""
+        page.page.fill("#options input", "17")
+        page.page.press("#options input", "Enter")
+        # 0 … 3: a button per number, no position key; the key 2 picks the number 2
+        page.page.wait_for_function("() => state.you.decision && state.you.decision.options.length === 4")
+        assert page.page.locator("#options button[data-what='int']").all_text_contents() == ["0", "1", "2", "3"]
+        assert page.page.locator("#options kbd").count() == 0
+        page.page.keyboard.press("2")
+        page.page.wait_for_function("() => state.you.decision && state.you.decision.kind === 'turn'")
+        assert page.errors == []
+        context.close()
+    assert t.game is not None
+    answers = list(t.game.actions)  # (encoded: a card played is its id)
+    assert any(answers[i:i + 2] == [17, 2] for i in range(len(answers)))

@@ -7,7 +7,7 @@ from typing import Any, Literal, NamedTuple, get_args
 from ..lang.signature import ACTION_WORDS
 from .cards import Card
 
-DecisionKind = Literal["turn", "drawn", "jump", "color", "player", "card", "ask"]
+DecisionKind = Literal["turn", "drawn", "jump", "color", "player", "card", "ask", "int"]
 
 
 class Play(NamedTuple):
@@ -94,6 +94,9 @@ KINDS: dict[str, Kind] = {
     "card": Kind(frozenset({Card}), False, "Pick one of the cards listed (from the cards shown, usually your "
                  "hand)."),
     "ask": Kind(frozenset({bool}), False, "A yes-or-no question: answer yes or no."),
+    # (named after its answer's type, as color, player and card are; the word number names a card kind)
+    "int": Kind(frozenset({int}), False, "Pick a whole number from the range shown, both ends included "
+                "(the number itself, not its place in a list)."),
 }
 assert tuple(KINDS) == get_args(DecisionKind)
 PLAY_KINDS = frozenset(k for k, kind in KINDS.items() if kind.plays)
@@ -105,7 +108,7 @@ ANSWER_TYPES: dict[str, frozenset[type]] = {k: kind.answers for k, kind in KINDS
 def is_answer(d: Decision, choice: Any) -> bool:
     """True if `choice` is one of `d`'s options by what it is, not only by what it
     says it equals: its exact type is an answer's for this kind of decision (a Play
-    or an action word, a colour, a seat, a card, true or false), and then it equals
+    or an action word, a colour, a seat, a card, true or false, a number), and then it equals
     an option (compared by the option's own type)."""
     return type(choice) in ANSWER_TYPES[d.kind] and choice in d.options
 
@@ -113,8 +116,8 @@ def is_answer(d: Decision, choice: Any) -> bool:
 def answer_value(choice: Any) -> Any:
     """An answer as a rule reads it (a choice's `value`): a play as its card, a declared
     play as its cards and then the card they go onto (one list, which tells the option:
-    see plays.lays), an action as its word ("draw", "keep", "pass"), a colour, seat, card
-    or yes/no as itself."""
+    see plays.lays), an action as its word ("draw", "keep", "pass"), a colour, seat, card,
+    yes/no or number as itself."""
     kind = type(choice)
     if kind is Play:
         return choice.card
@@ -128,7 +131,7 @@ def answer_value(choice: Any) -> Any:
 def encode_answer(choice: Any) -> Any:
     """An answer as plain data: a played or chosen card by its id, an action by its
     word, a declared play as [its name, its cards' ids, its target's id], a colour,
-    seat or yes/no as itself. (Unambiguous within one decision.)"""
+    seat, yes/no or number as itself. (Unambiguous within one decision.)"""
     kind = type(choice)
     if kind is Play:
         return choice.card.id

@@ -38,7 +38,9 @@ class Field:
     """One field of an event: its type in the language, and who may see its value.
 
     `seen_by` is EVERYONE, or the names of the event's fields that hold the seats
-    allowed to see it (e.g. ("player",): only the player the event is about).
+    allowed to see it (e.g. ("player",): only the player the event is about), or that
+    name zones: whoever sees that zone may see it (everyone for a face-up zone, FACE_UP;
+    its owner for a hand; no one for the draw pile).
     `zone`: the value is a zone's name (see `hand_zone`), told as one ("the discard
     pile", "Ann's hand"). `words`: how some values are told in a narration ({1: "to
     the left"}); the key None, if there, is a format for the others ("{} seats along")."""
@@ -144,6 +146,11 @@ def hand_zone(seat: int) -> str:
 def seat_zone(name: str, seat: int) -> str:
     """The name of a seat's zone of `zones:` among a table's zones ("stock 2")."""
     return f"{name} {seat}"
+
+
+# The zones every player sees whole (engine/view.py shows them): cards that leave or reach
+# one are seen by everyone.
+FACE_UP = frozenset({"discard_pile", "aside"})
 
 
 def zone_seat(name: str) -> int | None:
@@ -287,13 +294,18 @@ EVENTS: dict[str, Event] = {
                          moves=(Move(hand(), hand("other"), 1),),
                          other=Field("player", "the player who receives it"),
                          card=Field("card", "the card given; only the two players see it", ("player", "other"))),
-    "cards_moved": _event("cards move from one zone to another (move, move_all, put)",
+    "cards_moved": _event("cards move from one zone to another (move, move_all, put, put_all)",
                           english="cards are moved between piles",
-                          narration="{count} {count|card|cards} {count|goes|go} from {source} to {target}",
+                          narration=("{player} moves {cards} from {source} to {target}",
+                                     "{player} moves {count} {count|card|cards} from {source} to {target}"),
                           told="verbose", moves=(Move(named("source"), named("target"), "count"),),
                           source=Field("str", "the zone they leave", zone=True),
                           target=Field("str", "the zone they go to", zone=True),
-                          count=Field("int", "how many cards move")),
+                          count=Field("int", "how many cards move"),
+                          cards=Field("cards", "the cards moved, in the order they were put on `target`; seen by "
+                                      "everyone when they leave or reach a face-up zone (the discard pile, the "
+                                      "cards set aside), else only by the players whose hands they leave or reach",
+                                      ("source", "target"))),
     "card_revealed": _event("a card is shown to every player (reveal; player: who holds it, or who showed it "
                             "from a pile); a card in a hand stays known while it stays there",
                             english="a card is shown to every player",
@@ -308,16 +320,18 @@ EVENTS: dict[str, Event] = {
                       flag=Field("str", "the flag's name")),
     "choice": _event("a player answered a decision", english="a player makes a choice",
                      narration=("{player} answers {value}", "{player} answers"), told="verbose",
-                     kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask"),
+                     kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask, int"),
                      value=Field("answer", "the answer, by kind: turn — the card played, the cards of a declared "
                                  "play and then the card they go onto (a list), or \"draw\" "
                                  "(or \"pass\"); drawn — the drawn card played, or \"keep\"; jump — the card "
                                  "played out of turn, or \"pass\"; color — the colour; player — the seat; card — "
-                                 "the card; ask — true or false (e.g. `kind == \"turn\" and value == \"draw\"`; any "
-                                 "other text never compares equal). Only the player who answered sees it",
+                                 "the card; ask — true or false; int — the number (e.g. `kind == \"turn\" and "
+                                 "value == \"draw\"`; any other text never compares equal). Only the player who "
+                                 "answered sees it",
                                  ("player",)),
                      prompt=Field("str", "the question: an ask's name (e.g. \"call_uno\"), else a short text "
-                                  "such as \"name a colour\" (may be empty)")),
+                                  "such as \"name a colour\" or a card choice's \"pick a card to give away\" "
+                                  "(may be empty)")),
     "turn_end": _event("a player's turn ends", english="a turn ends", narration="{player}'s turn ends", told="never"),
     "rule_fired": _event("a rule's event came and its `if:` held (player: the event's player): its `do:` runs "
                          "next. Only for tools that ask for it (`unodsl run -v`); not in event logs, and no "
@@ -352,15 +366,44 @@ def rule_env(event: str) -> dict[str, str]:
     return {name: f.type for name, f in EVENTS[event].fields.items()}
 
 
-def visible_to(event: str, data: Mapping[str, Any], seat: int) -> dict[str, Any]:
-    """The fields of one emitted event that `seat` may see."""
+Shows = Mapping[str, str]  # a variant's zones of `zones:` by name → who sees them ("all", "none", "owner")
+
+
+def visible_to(event: str, data: Mapping[str, Any], seat: int, shows: Shows | None = None) -> dict[str, Any]:
+    """The fields of one emitted event that `seat` may see (-1: what everyone sees);
+    `shows`: who sees the variant's declared zones (`zones:`; see `zones.shows`)."""
     fields = EVENTS[event].fields
     out = {}
     for name, value in data.items():
         seen_by = fields[name].seen_by
-        if seen_by == EVERYONE or any(data.get(f) == seat for f in seen_by):
+        if seen_by == EVERYONE or any(_sees(fields[f], data.get(f), seat, shows) for f in seen_by):
             out[name] = value
     return out
+
+
+def _sees(f: Field, value: Any, seat: int, shows: Shows | None) -> bool:
+    """Does `seat` see what a field of `seen_by` gives access to: its seat, or its zone?"""
+    if not f.zone:
+        return bool(value == seat)
+    name = str(value)
+    if name in FACE_UP or (zone_seat(name) == seat and seat >= 0):
+        return True
+    if not shows:
+        return False
+    head, _, number = name.rpartition(" ")
+    shown = shows.get(name) or shows.get(head)  # a table's zone, or a player's ("stock 2")
+    return shown == "all" or (shown == "owner" and number.isdigit() and int(number) == seat)
+
+
+def who_sees(event: str, name: str) -> str | None:
+    """Who may see a field, in words for the reference (None: everyone)."""
+    f = EVENTS[event].fields[name]
+    if f.seen_by == EVERYONE:
+        return None
+    fields = EVENTS[event].fields
+    if all(fields[s].zone for s in f.seen_by):
+        return "whoever sees " + " or ".join(f.seen_by)
+    return " and ".join(f.seen_by)
 
 
 # -- what an emitted event moves and makes unknown ----------------------------------------------
@@ -401,8 +444,9 @@ def forgotten(event: str, data: Mapping[str, Any], n: int) -> set[int]:
 
 # -- narration ----------------------------------------------------------------------------------
 class Words(Protocol):
-    """How a reader tells values: `kind` is "player", "players", "card", "color", "zone"
-    (a zone's name) or "text" (a number, a word, an answer)."""
+    """How a reader tells values: `kind` is "player", "players", "card", "cards" (a list of
+    cards), "color", "zone" (a zone's name) or "text" (a number, a word, an answer, and
+    "their hand": the hand of the event's own player)."""
 
     def __call__(self, kind: str, value: Any) -> str: ...
 
@@ -423,12 +467,12 @@ def narrate(event: str, data: Mapping[str, Any], words: Words) -> str | None:
     e = EVENTS[event]
     for template in e.narration:
         if all(name in data for name in slots(template)):
-            return _SLOT.sub(lambda m: _told(e.fields[m.group(1)], data[m.group(1)], m.group(2), m.group(3), words),
-                             template)
+            return _SLOT.sub(lambda m: _told(e.fields[m.group(1)], data[m.group(1)], m.group(2), m.group(3), words,
+                                             data.get("player")), template)
     return None
 
 
-def _told(f: Field, value: Any, one: str | None, many: str | None, words: Words) -> str:
+def _told(f: Field, value: Any, one: str | None, many: str | None, words: Words, player: Any) -> str:
     if one is not None:
         return one if value == 1 else (many or "")
     if f.words:
@@ -438,7 +482,8 @@ def _told(f: Field, value: Any, one: str | None, many: str | None, words: Words)
         if said is not None:
             return words("text", said)
     if f.zone:
-        return words("zone", value)
+        seat = zone_seat(str(value))
+        return words("text", "their hand") if seat is not None and seat == player else words("zone", value)
     return words(_KINDS.get(f.type, "text"), value)
 
 
@@ -459,6 +504,6 @@ def told_moves(event: str) -> str:
     return "; ".join(m.told() for m in EVENTS[event].moves)
 
 
-__all__ = ["EVENTS", "EVERYONE", "EVERY_HAND", "EVERY_ZONE", "SOME_PILE", "Event", "Field", "Move", "Place", "Words",
-           "arrivals", "forgotten", "hand", "hand_zone", "named", "narrate", "pile", "rule_env", "slots",
-           "told_moves", "visible_to", "zone_seat", "zone_words", "zones_moved"]
+__all__ = ["EVENTS", "EVERYONE", "EVERY_HAND", "EVERY_ZONE", "FACE_UP", "SOME_PILE", "Event", "Field", "Move",
+           "Place", "Words", "arrivals", "forgotten", "hand", "hand_zone", "named", "narrate", "pile", "rule_env",
+           "slots", "told_moves", "visible_to", "who_sees", "zone_seat", "zone_words", "zones_moved"]

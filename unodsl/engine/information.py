@@ -22,13 +22,14 @@ from .events import EVENTS, visible_to
 from .flow import turn_options
 from .frames import FRAMES, held
 from .view import PlayerView, outward
-from .zones import hidden
+from .zones import hidden, shows
 
 
 def information_state(game: Any, player: int) -> tuple[Any, ...]:
     """The events `player` has seen, as they saw them, then what they see now."""
     events = game.events if game.events is not None else _replayed_events(game)
-    seen = tuple((name, _data(visible_to(name, data, player)))
+    sight = shows(game)
+    seen = tuple((name, _data(visible_to(name, data, player, sight)))
                  for name, data in events if not EVENTS[name].for_tools)
     return seen, observed(game.view(player))
 

@@ -104,3 +104,8 @@ def hidden(g: State, player: int) -> list[list[Card]]:
             out.extend(zone for seat, zone in enumerate(g.seat_places[z.name])
                        if z.shows == "none" or seat != player)
     return out
+
+
+def shows(g: State) -> dict[str, str]:
+    """Who sees each zone of `zones:`, by name (events.visible_to's `shows`)."""
+    return {z.name: z.shows for z in g.variant.zones if not z.builtin}

@@ -33,10 +33,34 @@ def source_text(node: ast.Node) -> str:
         case ast.Lambda(param=param, body=body):
             return f"{param} -> {source_text(body)}"
         case ast.Unary(op=op, operand=x):
-            return f"not {source_text(x)}" if op == "not" else f"-{source_text(x)}"
+            return f"not {_operand(x, _NOT)}" if op == "not" else f"-{_operand(x, _NEG)}"
         case ast.Binary(op=op, left=a, right=b):
-            return f"{source_text(a)} {op} {source_text(b)}"
+            level = _LEVELS[op]
+            left = level + 1 if level == _COMPARE else level  # (comparisons do not chain; the rest fold left)
+            return f"{_operand(a, left)} {op} {_operand(b, level + 1)}"
     return "…"
+
+
+# How tightly each operator binds, as the grammar nests them (grammar/unodsl.lark): a part
+# that binds less tightly than its place needs is shown in brackets, as it was written.
+_COMPARE, _NOT, _NEG, _ATOM = 4, 3, 7, 8
+_LEVELS = {"or": 1, "and": 2, **dict.fromkeys(("==", "!=", "<", "<=", ">", ">=", "in"), _COMPARE),
+           "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+
+
+def _operand(node: ast.Node, least: int) -> str:
+    """`node`'s text as an operand that must bind at least `least` tightly."""
+    match node:
+        case ast.Binary(op=op):
+            level = _LEVELS.get(op, _ATOM)
+        case ast.Unary(op=op):
+            level = _NOT if op == "not" else _NEG
+        case ast.Lambda():
+            level = 0
+        case _:
+            level = _ATOM
+    text = source_text(node)
+    return f"({text})" if level < least else text
 
 
 def listing(values: tuple[Any, ...], limit: int = 12) -> str:

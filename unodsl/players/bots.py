@@ -49,8 +49,9 @@ class RandomAgent:
 
 class GreedyAgent:
     """Plays what sheds the most cards (a declared play of several cards before one
-    card), then the most points; names its most common colour, targets the opponent
-    with the fewest cards, and says yes to every question."""
+    card), then the most points; names its most common colour (and, asked for a
+    number, the rank it holds most of), targets the opponent with the fewest cards,
+    and says yes to every question."""
 
     name = "greedy"
 
@@ -78,6 +79,8 @@ class GreedyAgent:
             return min(options, key=lambda p: (sizes.get(p, len(hand)), p))
         if decision.kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
+        if decision.kind == "int":
+            return _most_held_rank(hand, options)
         return True if True in options else options[0]
 
 
@@ -90,7 +93,7 @@ class ExpertAgent:
     to go out it plays its heaviest card, as greedy does. A declared play of several
     cards (`turn: plays:`) is worth its best card's merit plus `extra_card` for each
     card beyond the first, weighed against the one-card plays (the first of equals by
-    card ids). Names the colour it holds most of; seats and questions as greedy."""
+    card ids). Names the colour it holds most of; seats, numbers and questions as greedy."""
 
     name = "expert"
     urgent = 1  # an opponent with this many cards or fewer is about to go out
@@ -181,6 +184,8 @@ class ExpertAgent:
             return min(options, key=lambda p: (sizes.get(p, 99), p))
         if kind == "card":
             return max(options, key=lambda c: (c.points, -c.id))
+        if kind == "int":
+            return _most_held_rank(game.hands[decision.player], options)
         return True if True in options else options[0]
 
     @staticmethod
@@ -217,6 +222,13 @@ def _weight(o: Play | Lay) -> tuple[int, int, tuple[int, ...]]:
     their points, then the lowest ids (for one-card plays, the order _heaviest gives)."""
     cards = o.cards if isinstance(o, Lay) else (o.card,)
     return (len(cards), sum(c.points for c in cards), tuple(-c.id for c in cards))
+
+
+def _most_held_rank(hand: list[Any], options: tuple[Any, ...]) -> Any:
+    """The number offered that is the rank of most cards in `hand`, the lowest of equals
+    (the lowest offered when it holds none): a number named is most often one to match."""
+    counts = Counter(c.rank for c in hand)
+    return max(options, key=lambda n: (counts[n], -n))
 
 
 def _heaviest(plays: list[Play]) -> Play:

@@ -98,14 +98,29 @@ def _normal(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _whole(text: str) -> int | None:
+    """`text` as a whole number ("7", "-3"), or None."""
+    digits = text.removeprefix("-")
+    return int(text) if _is_number(digits) and len(digits) <= 6 else None
+
+
+def number_range(decision: Decision) -> str:
+    """The numbers an "int" decision (choose_number) offers, as "0–9"."""
+    return f"{decision.options[0]}–{decision.options[-1]}" if decision.options else "none"
+
+
 def matches(text: str, decision: Decision, names: Sequence[str] = ()) -> list[int]:
     """The indices of the options `text` names: its number (1-based), an option's
     text exactly, or else the beginning of options' texts. Options that read the
-    same (two red 7s) are one answer: the first of them."""
+    same (two red 7s) are one answer: the first of them. Asked for a number, the
+    number typed is the answer itself."""
     text = _normal(text)
     options = decision.options
     if not text:
         return []
+    if decision.kind == "int":
+        k = _whole(text)
+        return [options.index(k)] if k is not None and k in options else []
     if _is_number(text):
         k = int(text)
         return [k - 1] if 1 <= k <= len(options) else []
@@ -142,8 +157,11 @@ def question(decision: Decision, names: Sequence[str] = ()) -> str:
         return "Name a colour."
     if kind == "player":
         return "Pick a player."
+    if kind == "int":
+        return f"Pick a number from {number_range(decision).replace('–', ' to ')}."
     if kind == "card":
-        return f"{escape(decision.prompt.capitalize() or 'Pick a card')}."
+        prompt = decision.prompt or "pick a card"  # (text from the file after "pick a card": kept as written)
+        return f"{escape(prompt[:1].upper() + prompt[1:])}."
     asked = QUESTIONS.get(decision.prompt)
     if asked is not None:
         return escape(asked) + (f" [dim](about{about})[/]" if about else "")
@@ -195,6 +213,8 @@ def table_lines(view: PlayerView, names: Sequence[str] = ()) -> list[str]:
 
 
 def options_lines(decision: Decision, names: Sequence[str] = (), penalty: int = 0) -> list[str]:
+    if decision.kind == "int":  # up to 1,000 of them: the range, not a list
+        return [f"  type a number from [bold]{decision.options[0]}[/] to [bold]{decision.options[-1]}[/]"]
     return [f"  [bold]{i}[/]. {option_markup(o, decision, names, penalty)}"
             for i, o in enumerate(decision.options, 1)]
 
@@ -217,6 +237,8 @@ def refusal(text: str, decision: Decision, names: Sequence[str] = ()) -> str:
     """Why `text` is not an answer, and what would be."""
     n = len(decision.options)
     shown = escape(text.strip())
+    if decision.kind == "int":
+        return f"'{shown}' is not a number you can pick: type one from {number_range(decision)} ('?' for help)."
     if not text.strip():
         return f"Type an option's number (1–{n}) or its text; '?' for help, 'q' to quit."
     if _is_number(text.strip()):
@@ -256,9 +278,10 @@ class HumanAgent:
         self.asked += 1
         self.say(render_prompt(view, decision, self.names))
         n = len(decision.options)
+        span = number_range(decision) if decision.kind == "int" else f"1–{n}"
         while True:
             try:
-                text = self.read(f"[bold]your choice[/] (1–{n}, ? help, q quit): ")
+                text = self.read(f"[bold]your choice[/] ({span}, ? help, q quit): ")
             except (EOFError, KeyboardInterrupt):
                 raise Quit("end of input") from None
             word = _normal(text)
@@ -283,7 +306,7 @@ class PlayNarrator(Narrator):
 
     def __init__(self, names: list[str], say: Callable[[str], None], seat: int, human: HumanAgent) -> None:
         super().__init__(names, say, verbose=False)
-        self.seat = seat
+        self.seat = self.viewer = seat
         self.human = human
         self.drawn: dict[int, list[Card]] = {}
 
@@ -340,6 +363,8 @@ def forced_text(kind: str, value: Any, penalty: int = 0, names: Sequence[str] = 
         return f"only one colour can be named: {color_text(value)}"
     if kind == "player" and isinstance(value, int):
         return f"only one player can be picked: {escape(_name(names, value))}"
+    if kind == "int" and isinstance(value, int):
+        return f"only one number can be picked: {value}"
     if isinstance(value, Card):
         return f"only one card can be picked: {card_text(value)}"
     shown = escape("yes" if value is True else "no" if value is False else str(value))

@@ -15,6 +15,8 @@ from rich.markup import escape
 from ..engine.cards import Card
 from ..engine.events import EVENTS, narrate, visible_to, zone_words
 from ..engine.game import Game
+from ..engine.primitives.choices import CARD_PROMPT
+from ..engine.zones import shows
 
 # Display styles for common colour names; any other colour is shown in bold.
 STYLES = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "pink": "magenta",
@@ -38,6 +40,11 @@ def card_text(card: Card) -> str:
     return f"[{style}]{escape(card.label)}[/]"
 
 
+def and_list(items: list[str]) -> str:
+    """Items in a sentence: a; a and b; a, b and c."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}" if items else "nothing"
+
+
 def color_text(color: str) -> str:
     return f"[{STYLES.get(color, 'bold')}]{escape(color)}[/]"
 
@@ -53,6 +60,7 @@ class Narrator:
         self.names = names
         self.say = say
         self.verbose = verbose
+        self.viewer = -1  # the seat whose view the declared narrations are told from (-1: everyone's)
         self.cause: str | None = None  # why a draw happens now (None: the player's own draw)
         self.asked: tuple[int, str] | None = None  # the last question answered yes: (who, prompt)
         self.jumping: int | None = None  # a player who chose to play out of turn, until their card is played
@@ -84,7 +92,7 @@ class Narrator:
         if kind == "card" or isinstance(value, Card):
             return card_text(value)
         if kind == "cards":
-            return " and ".join(card_text(c) for c in value)
+            return and_list([card_text(c) for c in value])
         if kind == "color":
             return color_text(value)
         if kind == "zone":
@@ -94,9 +102,10 @@ class Narrator:
 
     def told(self, name: str, d: dict[str, Any]) -> str:
         """The event's declared narration, in this narrator's words, told from the fields
-        every player may see (a card given is "a card"): a narrator that knows more about a
-        seat says so in its own handler ("" if none fits)."""
-        return narrate(name, visible_to(name, d, -1), self.words) or ""
+        its viewer may see (every player's: a card given is "a card"; a seat's: the cards
+        it moved from its hand to the draw pile): "" if none fits."""
+        sight = shows(self.game) if getattr(self, "game", None) is not None else None
+        return narrate(name, visible_to(name, d, self.viewer, sight), self.words) or ""
 
     def tell(self, name: str, d: dict[str, Any]) -> None:
         """Say the event's narration, as much as the account tells (Event.told)."""
@@ -215,6 +224,18 @@ class Narrator:
                 self.say(f"    {self.who(d['player'])} {escape(line)}")
         elif kind == "player":
             self.say(f"    {self.who(d['player'])} picks {self.who(value)}")
+        elif kind == "int":
+            self.say(f"    {self.who(d['player'])} picks the number {value}")
+        elif kind == "card":
+            self.tell_purpose(d)
+
+    def tell_purpose(self, d: dict[str, Any]) -> None:
+        """A card chosen for something its `choose_card` says ("Ann picks a card to give
+        away"); nothing for a card chosen without saying what for (the card is not named:
+        only its chooser sees it)."""
+        purpose = str(d.get("prompt", "")).removeprefix(CARD_PROMPT + " ")
+        if d["kind"] == "card" and purpose != d.get("prompt", ""):
+            self.say(f"    {self.who(d['player'])} picks a card {escape(purpose)}")
 
     def on_round_end(self, d: dict[str, Any]) -> None:
         w = d["player"]

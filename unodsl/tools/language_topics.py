@@ -157,8 +157,10 @@ not only the first.
 
 _CHOICES = """\
 A choice asks a player and gives the answer: `choose_color()` (a colour of the
-side in play), `choose_player(options)`, `choose_card(options)` and
-`ask(who, "question")` (yes or no). The compiler asks them before the statement
+side in play), `choose_player(options)`, `choose_card(options)` (with `for:
+"to give away"`, the player is asked "pick a card to give away"),
+`choose_number(lo, hi)` (a whole number from `lo` to `hi`, at most 1,000 of them)
+and `ask(who, "question")` (yes or no). The compiler asks them before the statement
 they are in runs, in the order they are written; so a choice can't be inside a
 lambda, a `while` condition, the right side of `and`/`or`, or an `if` used as a
 value. Each answer is sent as a `choice` event.
@@ -174,7 +176,7 @@ answer: see `unodsl explain bots`.
 
 A rule `on: choice` reads the answer as `value`: the card played (a turn, a
 drawn card played, a jump-in), `"draw"`, `"keep"` or `"pass"`, a colour, a
-seat, a card, or true or false. Comparing it with any other text never holds,
+seat, a card, a number, or true or false. Comparing it with any other text never holds,
 so the checker refuses it (`value == "drwa"`: did you mean "draw"?).
 
 ```yaml part
@@ -194,7 +196,8 @@ _BOTS = """\
   has no play, and plays a drawn card when it can; of the plays a variant declares
   with `turn: plays:`, the one that sheds the most cards, then the most points), names the colour it holds
   most of, picks the opponent with the fewest cards, picks the card with the most
-  points, and answers **yes** to every `ask` — it always calls UNO, always
+  points, names the number that is the rank it holds most of (the lowest of
+  equals), and answers **yes** to every `ask` — it always calls UNO, always
   catches, always challenges.
 
 A rule that depends on an answer is only tested both ways with the random bot

@@ -20,7 +20,8 @@ from ..model import Variant
 
 # 2: events written as they happen, bots drawing from the game's generator, an end line.
 # 3: bots draw from their own generator, not the game's.
-LOG_VERSION = 4  # 4: a choice's value is the card played or the action's word; game_end names every winner
+# 4: a choice's value is the card played or the action's word; game_end names every winner.
+LOG_VERSION = 5  # 5: cards_moved names its cards; a choice may be of the kind int (choose_number)
 
 # What a log or a save written by unodsl never exceeds, checked before the data is used:
 # nesting (an event is an object of lists of cards: 4 deep), digits of a number (seeds,

@@ -290,6 +290,13 @@ def _question(e: Speaker, q: ast.Node) -> str:
     return lit(words(q.value)) if isinstance(q, ast.Literal) and isinstance(q.value, str) else e.value(q)
 
 
+def _purpose(e: Speaker, purpose: ast.Node) -> str:
+    """What a card is chosen for, as the file says it (" to give away"), or ""."""
+    if isinstance(purpose, ast.Literal):
+        return f" {lit(purpose.value)}" if isinstance(purpose.value, str) and purpose.value else ""
+    return f" (for {e.value(purpose)})"
+
+
 def _looking_at(e: Speaker, about: ast.Node) -> str:
     return "" if isinstance(about, ast.Literal) and about.value is None else f", looking at {e.value(about)}"
 
@@ -325,6 +332,7 @@ FORMS: dict[str, Form] = {
     "and_zone": lambda e, a, n, x: f" and {zone(e, a[n])}" if n in a.given else "",
     "question": lambda e, a, n, x: _question(e, a[n]),                     # a question's words
     "looking_at": lambda e, a, n, x: _looking_at(e, a[n]),                 # ", looking at the top card" or ""
+    "purpose": lambda e, a, n, x: _purpose(e, a[n]),                       # " to give away" or ""
     "subject": lambda e, a, n, x: _own(e, a, n).subject or "",             # a call's own clause: its subject
     "verb": lambda e, a, n, x: _own(e, a, n).verb,                         # … and its verb, marks and all
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.events import EVENTS, EVERYONE, Field, told_moves
+from ..engine.events import EVENTS, Field, told_moves, who_sees
 from ..engine.primitives import REGISTRY
 from ..lang.signature import CARD_ATTRS, PLAYER_ATTRS
 from .topics import event_text, names, topic_markdown
@@ -36,14 +36,14 @@ def markdown() -> str:
             "A field seen by only some players is marked; the others never learn its value.",
             "The cards an event moves are told once they have moved.", "",
             "| event | when | fields | cards moved |", "|---|---|---|---|"]
-    out += [f"| `{name}` | {e.doc} | {'; '.join(_field(k, f) for k, f in e.fields.items())} | "
+    out += [f"| `{name}` | {e.doc} | {'; '.join(_field(name, k, f) for k, f in e.fields.items())} | "
             f"{told_moves(name) or '—'} |" for name, e in EVENTS.items()]
     return "\n".join(out) + "\n"
 
 
-def _field(name: str, f: Field) -> str:
-    seen = "" if f.seen_by == EVERYONE else f" (seen only by {' and '.join(f.seen_by)})"
-    return f"`{name}`: {f.type}{seen}"
+def _field(event: str, name: str, f: Field) -> str:
+    who = who_sees(event, name)
+    return f"`{name}`: {f.type}" + (f" (seen only by {who})" if who else "")
 
 
 def topics() -> list[str]:

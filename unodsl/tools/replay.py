@@ -170,7 +170,8 @@ def _header(line: str, where: str) -> dict[str, Any]:
         version = header["unodsl_log"]
         older = "" if not isinstance(version, int) or version >= LOG_VERSION else \
             " (written by an older unodsl, whose bots drew from the game's generator)" if version < 3 else \
-            " (written by an older unodsl, which told choices and the end of a game otherwise)"
+            " (written by an older unodsl, which told choices and the end of a game otherwise)" if version < 4 else \
+            " (written by an older unodsl, whose cards_moved did not name its cards)"
         raise LogError(f"{where}log format {header['unodsl_log']!r} is not one this unodsl reads "
                        f"({LOG_VERSION}){older}")
     for key, kind in (("players", int), ("seed", int), ("agents", list), ("options", list)):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.events import EVENTS, EVERYONE
+from ..engine.events import EVENTS, who_sees
 from .file_topics import SECTIONS
 from .language_topics import LANGUAGE
 
@@ -32,7 +32,8 @@ def event_text(name: str) -> str:
     e = EVENTS[name]
     out = [f"{e.doc[0].upper()}{e.doc[1:]}.", "", "| field | type | meaning |", "|---|---|---|"]
     for fname, f in e.fields.items():
-        seen = "" if f.seen_by == EVERYONE else f" (seen only by {' and '.join(f.seen_by)})"
+        who = who_sees(name, fname)
+        seen = f" (seen only by {who})" if who else ""
         out.append(f"| `{fname}` | {f.type} | {f.doc}{seen} |")
     if not e.for_tools:
         out += ["", f"A rule waits for it with `on: {name}`; its fields are names in `if:` and `do:`."]

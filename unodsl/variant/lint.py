@@ -1,6 +1,6 @@
 """Checks that look at a whole variant file once its expressions are checked: the deck
 adds up, the deal fits, a cut can choose, flags are set somewhere, options patch
-only what they may, no card kind is left unused.
+only what they may, no card kind is left unused, no number is chosen from an empty range.
 
 Each check adds diagnostics to the file's `Expressions`; none changes the model.
 """
@@ -35,6 +35,7 @@ def lint(x: Expressions, variant: Variant, deck_ok: bool) -> None:
             deal_fits(x, variant.max_players, variant.sides[0].faces)
     option_patches(x, d.get("options") or {})
     flags(x)
+    number_ranges(x)
 
 
 def deck_sizes(x: Expressions, d: dict[str, Any], sides: tuple[Side, ...]) -> None:
@@ -125,6 +126,21 @@ def flags(x: Expressions) -> None:
         x.diags.append(Diagnostic(
             first, f"flag {name!r} is never set (no flag(…, {name!r}) anywhere){more}",
             did_you_mean(name, set_here) or 'set it with flag(player, "name")', "warning"))
+
+
+def number_ranges(x: Expressions) -> None:
+    """A `choose_number` whose range is written backwards (`choose_number(9, 1)`, numbers or
+    options) has no number to offer."""
+    for key, tree in x.trees.items():
+        for call in calls(tree):
+            given = dict(zip(("lo", "hi"), call.args, strict=False)) | dict(call.kwargs)
+            if call.func != "choose_number" or "lo" not in given or "hi" not in given:
+                continue
+            lo, hi = static_int(given["lo"], x.options), static_int(given["hi"], x.options)
+            if lo is not None and hi is not None and hi < lo:
+                x.diags.append(Diagnostic(x.at(key, *call.at), f"choose_number() from {lo} to {hi} has no number "
+                                          f"to choose: {hi} is below {lo}",
+                                          f"write the lowest number first: choose_number({hi}, {lo})"))
 
 
 def option_patches(x: Expressions, options: dict[str, Any]) -> None:

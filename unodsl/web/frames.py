@@ -178,7 +178,7 @@ def seat_data(k: Knowledge, decision_id: str | None, labels: Sequence[str]) -> d
 
 def decision_data(d: Decision, decision_id: str | None, labels: Sequence[str], penalty: int) -> dict[str, Any]:
     """A decision as a page shows it: the question, its help, and each option with
-    what it is (a card to play, an action word, a colour, a seat, a card, yes or no)."""
+    what it is (a card to play, an action word, a colour, a seat, a card, yes or no, a number)."""
     return {"id": decision_id, "kind": d.kind, "prompt": d.prompt,
             "question": Text.from_markup(question(d, labels)).plain,
             "help": KIND_HELP.get(d.kind, "Pick one of the options."),
@@ -199,4 +199,6 @@ def option_data(option: Any, d: Decision, labels: Sequence[str]) -> dict[str, An
         return {"what": "color", "text": text, "color": option}
     if d.kind == "player":
         return {"what": "player", "text": text, "seat": option}
+    if d.kind == "int":
+        return {"what": "int", "text": text, "value": option}
     return {"what": "word", "text": text}

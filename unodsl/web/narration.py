@@ -28,6 +28,7 @@ from rich.text import Text
 from ..engine.cards import Card
 from ..engine.events import visible_to
 from ..engine.game import Game
+from ..engine.zones import shows
 from ..players.narrator import Narrator, card_text
 
 KEEP_LINES = 200  # the lines kept per seat (a page that reconnects gets these)
@@ -129,6 +130,7 @@ class SeatNarrator(Narrator):
     def __init__(self, labels: list[str], seat: int | None) -> None:
         super().__init__(labels, self._say)
         self.seat = seat
+        self.viewer = -1 if seat is None else seat  # (its events come filtered for it: told as it sees them)
         self.public = PublicGame()
         self.lines: deque[str] = deque(maxlen=KEEP_LINES)  # as rich markup (see segments)
         self.count = 0  # lines said so far (the kept ones are the last of them)
@@ -149,7 +151,7 @@ class SeatNarrator(Narrator):
         return [segments(line) for line in list(self.lines)[-new:]]
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
-        seen = visible_to(name, data, -1 if self.seat is None else self.seat)
+        seen = visible_to(name, data, -1 if self.seat is None else self.seat, shows(game))
         self.public.game = game
         super().__call__(self.public, name, seen)  # type: ignore[arg-type]  # the public face of the game only
 
@@ -160,11 +162,6 @@ class SeatNarrator(Narrator):
     def on_eliminated(self, d: dict[str, Any]) -> None:
         where = escape(zone_text(str(d["zone"])))
         self.say(f"    {self.who(d['player'])} is out of the round ({cards(d['count'])} to {where})")
-
-    def on_cards_moved(self, d: dict[str, Any]) -> None:
-        if self.verbose:
-            self.say(f"    {cards(d['count'])} move from {escape(zone_text(str(d['source'])))} to "
-                     f"{escape(zone_text(str(d['target'])))}")
 
     def on_card_played(self, d: dict[str, Any]) -> None:
         if self.unknown:  # a hidden turn answer was a play, not the draw it was taken for
@@ -211,6 +208,7 @@ class SeatNarrator(Narrator):
         # is told without a cause rather than with a wrong one.
         if d["kind"] == "ask" and getattr(self, "setup_answers", None) is not None:
             return
+        self.tell_purpose(d)
         self.asked, self.unknown = None, True
         if d["kind"] == "turn":
             self.cause, self.taking = None, self.game.penalty

@@ -167,7 +167,7 @@ def _put(g: Game, moved: list[Card], source: list[Card], target: list[Card], at:
                 g.took_from_hand(p)
     if moved and g.watching("cards_moved"):
         g.emit("cards_moved", {"player": g.current, "source": g.zone_name(source),
-                               "target": g.zone_name(target), "count": len(moved)})
+                               "target": g.zone_name(target), "count": len(moved), "cards": list(moved)})
     for p, h in enumerate(g.hands):
         if moved and (h is source or h is target) and g.watching("hand_changed"):
             g.emit("hand_changed", {"player": p, "size": len(h)})

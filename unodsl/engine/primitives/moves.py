@@ -90,16 +90,15 @@ def put_all(g: Game, cards: list[Card], zone: list[Card], at: str) -> None:
         wanted = {c.id for c in moved}
     if not moved:
         return
-    counts = []
+    taken = []  # the ids each zone gives
     for source in zones:
-        count = len(source)
+        taken.append({c.id for c in source if c.id in wanted})
         source[:] = [c for c in source if c.id not in wanted]
-        counts.append(count - len(source))
     place(zone, moved, at)
     if g.watching("cards_moved"):  # told once every card is in its place
-        for source, count in zip(zones, counts, strict=True):
-            g.emit("cards_moved", {"player": g.current, "source": g.zone_name(source),
-                                   "target": g.zone_name(zone), "count": count})
+        for source, ids in zip(zones, taken, strict=True):
+            g.emit("cards_moved", {"player": g.current, "source": g.zone_name(source), "target": g.zone_name(zone),
+                                   "count": len(ids), "cards": [c for c in moved if c.id in ids]})
     _hands_changed(g, [p for p, h in enumerate(g.hands) if h is zone or any(h is z for z in zones if z is not zone)])
 
 

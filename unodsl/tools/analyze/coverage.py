@@ -2,7 +2,7 @@
 
 What it can do: its rules (by `name:`), the card kinds in its deck, the decisions
 its expressions can put to a player (`choose_color`, `choose_player`,
-`choose_card`, each `ask(…, "question")` with a literal question, `jump_in`) and
+`choose_card`, `choose_number`, each `ask(…, "question")` with a literal question, `jump_in`) and
 those of every turn (play or draw; a drawn card when the draw rule lets it be
 played), and its switches (options that are on or off). A rule that never fired, a kind never played, a decision
 never asked in thousands of rounds is most often a bug (CardStock/RECYCLE's rule
@@ -16,34 +16,14 @@ explorers did it ("exploring": how often; 0: never, even exploring).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from ...errors import UnoDslError
 from ...lang import ast
-from ...lang.walk import calls
 from ...model import Variant
-from ...variant.expressions import parse_once
-from ...variant.options import apply_patches, choose, declare
-from ...variant.resolve import load_tree
+from ...variant.asks import CHOICES, choice_calls
 from ..stats import wilson
 from .watch import EXPLORE_EVERY, LabTally
-
-PROGRAM_KEYS = frozenset({"on_play", "do", "setup", "first_dealer", "next_dealer"})
-CHOICES = {"choose_color": "color", "choose_player": "player", "choose_card": "card", "jump_in": "jump"}
-
-
-def _programs(data: Any) -> Iterator[str]:
-    """Every effect program's text in a merged variant file."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key in PROGRAM_KEYS and isinstance(value, str):
-                yield value
-            else:
-                yield from _programs(value)
-    elif isinstance(data, list):
-        for item in data:
-            yield from _programs(item)
 
 
 def possible_decisions(variant: Variant) -> list[str]:
@@ -51,24 +31,11 @@ def possible_decisions(variant: Variant) -> list[str]:
     found = {"turn": None}
     if variant.turn.draw.then == "may_play":
         found["drawn"] = None
-    try:
-        src = load_tree(variant.file)
-        declared, _ = declare(src)
-        merged = apply_patches(src, choose(src, declared, {o.name: o.value for o in variant.options}))
-        texts = list(_programs({k: v for k, v in merged.data.items() if k != "options"}))  # patches of options off
-    except (UnoDslError, OSError):
-        texts = []
-    for text in texts:
-        try:
-            tree = parse_once(text)
-        except UnoDslError:
-            continue
-        for call in calls(tree):
-            if call.func in CHOICES:
-                found[CHOICES[call.func]] = None
-            elif call.func == "ask" and len(call.args) >= 2 and isinstance(call.args[1], ast.Literal) \
-                    and isinstance(call.args[1].value, str):
-                found[f'ask "{call.args[1].value}"'] = None
+    for call in choice_calls(variant):
+        if call.func in CHOICES:
+            found[CHOICES[call.func]] = None
+        elif len(call.args) >= 2 and isinstance(call.args[1], ast.Literal) and isinstance(call.args[1].value, str):
+            found[f'ask "{call.args[1].value}"'] = None
     return sorted(found)
 
 

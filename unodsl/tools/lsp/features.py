@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...engine.events import EVENTS, EVERYONE, rule_env
+from ...engine.events import EVENTS, rule_env, who_sees
 from ...engine.primitives import REGISTRY
 from ...errors import Diagnostic, VariantError
 from ...lang import ast
@@ -247,7 +247,7 @@ def hover(doc: Document, line: int, char: int) -> tuple[str, Range] | None:
     event = _rule_event(doc, key) if key[0] == "rules" else None
     if name in env and event is not None and name in EVENTS[event].fields:
         f = EVENTS[event].fields[name]
-        seen = "everyone" if f.seen_by == EVERYONE else " and ".join(f.seen_by)
+        seen = who_sees(event, name) or "everyone"
         return f"`{name}`: {f.type} — field of event `{event}`\n\n{f.doc}\n\nseen by: {seen}", rng
     if name in REGISTRY.names:
         return entry(name) or name, rng  # the reference entry is Markdown
@@ -276,7 +276,8 @@ def _event_text(name: str) -> str:
     e = EVENTS[name]
     fields = []
     for k, f in e.fields.items():
-        seen = "" if f.seen_by == EVERYONE else f" (seen only by {' and '.join(f.seen_by)})"
+        who = who_sees(name, k)
+        seen = f" (seen only by {who})" if who else ""
         fields.append(f"- `{k}`: {f.type} — {f.doc}{seen}")
     return f"**event `{name}`**: {e.doc}\n\n" + "\n".join(fields)
 

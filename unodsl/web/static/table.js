@@ -395,10 +395,12 @@ function renderDecision(s) {
   box.hidden = false;
   $("question").textContent = d.question;
   $("help").textContent = d.help + (d.penalty && d.kind === "turn" ? " A penalty of " + d.penalty + " cards is pending on you." : "");
-  d.options.forEach((o, i) => {
+  if (d.kind === "int" && d.options.length > MANY_NUMBERS) {
+    options.append(numberField(d));
+  } else d.options.forEach((o, i) => {
     const b = el("button");
     b.type = "button";
-    if (i < 9) b.append(el("kbd", "", String(i + 1)));
+    if (i < 9 && d.kind !== "int") b.append(el("kbd", "", String(i + 1)));  // (a number's key is itself)
     if (o.card) b.append(cardElement(o.card, "span"));
     if (o.what === "color") b.append(colourMark(o.color));
     b.append(el("span", "", o.text));
@@ -411,10 +413,39 @@ function renderDecision(s) {
     lastDecision = d.id;
     const active = document.activeElement;  // (a field being typed in keeps the focus)
     if (!(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) {
-      const first = options.querySelector("button");
+      const first = options.querySelector("input, button");
       if (first) first.focus({ preventScroll: true });
     }
   }
+}
+
+// A number from a wide range (choose_number offers up to 1,000): typed, not a wall of buttons.
+const MANY_NUMBERS = 24;
+function numberField(d) {
+  const form = el("form", "numberfield");
+  const lo = d.options[0].value, hi = d.options[d.options.length - 1].value;
+  const input = el("input");
+  input.type = "number";
+  input.min = String(lo);
+  input.max = String(hi);
+  input.step = "1";
+  input.value = String(lo);
+  input.setAttribute("aria-label", "a number from " + lo + " to " + hi);
+  const ok = el("button", "", "pick");
+  ok.type = "submit";
+  form.append(input, ok);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const i = d.options.findIndex((o) => String(o.value) === input.value.trim());
+    if (i >= 0) {
+      answer(d, i);
+    } else {
+      input.setCustomValidity("a whole number from " + lo + " to " + hi);
+      input.reportValidity();
+    }
+  });
+  input.addEventListener("input", () => input.setCustomValidity(""));
+  return form;
 }
 
 function answer(d, option) {
@@ -523,7 +554,8 @@ function wire() {
     const d = state && state.you ? state.you.decision : null;
     if (!d) return;
     let pick = -1;
-    if (/^[1-9]$/.test(key)) pick = Number(key) - 1;
+    if (d.kind === "int") pick = d.options.findIndex((o) => String(o.value) === key);  // the digit itself
+    else if (/^[1-9]$/.test(key)) pick = Number(key) - 1;
     const byWhat = { d: "draw", k: "keep", p: "pass", y: "yes", n: "no" };
     if (byWhat[key]) pick = d.options.findIndex((o) => o.what === byWhat[key] || (o.what === "word" && o.text === byWhat[key]));
     if (pick >= 0 && pick < d.options.length) { event.preventDefault(); answer(d, pick); }
