@@ -25,7 +25,7 @@ from ..engine.primitives import REGISTRY
 from ..lang import ast
 from ..lang.parse import parse
 from ..lang.static import option_read
-from ..model import Define
+from ..model import Define, Zone
 from .clauses import Clause, Part, finish, run_on
 from .inline import code, lit
 from .phrases import said
@@ -66,6 +66,7 @@ class English:
     fields: Mapping[str, str] = field(default_factory=dict)
     vars: dict[str, str] = field(default_factory=dict)
     functions: Mapping[str, Define] = field(default_factory=dict)  # the variant's `define:`, by name
+    zones: Mapping[str, Zone] = field(default_factory=dict)  # the variant's `zones:`, by name
 
     # -- entry points --------------------------------------------------------
     def program(self, source: str) -> list[str]:
@@ -115,10 +116,17 @@ class English:
             return self.card
         if name in self.fields:
             return self.fields[name]
+        if name in self.zones:
+            return self.zone_name(self.zones[name], self.player)
         builtin = REGISTRY.names.get(name)
         if builtin is not None and builtin.says is not None:
             return builtin.says.replace("{player:poss}", possessive(self.player))
         return code(name)
+
+    def zone_name(self, zone: Zone, owner: str) -> str:
+        """A declared zone by its name: "the center row", or one per player: "your stock"."""
+        said = lit(words(zone.name))
+        return f"{possessive(owner)} {said}" if zone.owner == "player" else f"the {said}"
 
     # -- noun phrases --------------------------------------------------------
     def value(self, node: ast.Node) -> str:
@@ -137,9 +145,13 @@ class English:
                 return f"{humanise(attr)} (option `{attr}`)"  # its value is in the rulebook's list of options
             case ast.Attr(obj=obj, name=attr):
                 owner = self.value(obj)
+                if attr in self.zones:  # a player's zone of `zones:` (`p.stock`)
+                    return self.zone_name(self.zones[attr], owner)
                 if attr == "back":
                     return f"the back of {owner}"
                 word = CARD_WORDS.get(attr) or PLAYER_WORDS.get(attr)
+                if word and owner.endswith((" onto", " played")):  # "the number of the card played onto"
+                    return f"the {word} of {owner}"
                 return f"{possessive(owner)} {word}" if word else quote(node)
             case ast.Call() if (text := self.defined(node)) is not None:
                 return text

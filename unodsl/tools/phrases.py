@@ -6,7 +6,8 @@ A slot is `{param}` (the argument as a noun phrase), `{param:form}` (the argumen
 one of FORMS), `{param.inner}` (an argument of the call given as `param`), `{call}`
 (the call as written) or `{player}`; anything else in braces is a mark of the verb
 ({s} {is} {their} …), which agrees with the subject later (clauses.py). A case holds
-when each of its shapes does: `param:shape` (SHAPES) or `param=text` (a literal).
+when each of its shapes does: `param:shape` (SHAPES) or `param=text` (a literal, or a name,
+as written).
 """
 
 from __future__ import annotations
@@ -144,7 +145,9 @@ def _holds(e: Speaker, a: Args, shape: str) -> bool:
 
 
 def _literal(node: ast.Node | None, text: str) -> bool:
-    """Whether `node` is the literal written `text`."""
+    """Whether `node` is the literal (or the name) written `text`."""
+    if isinstance(node, ast.Name):
+        return node.id == text
     return isinstance(node, ast.Literal) and _literal_text(node.value) == text
 
 
@@ -286,6 +289,22 @@ def _toward(e: Speaker, way: ast.Node) -> str:
             f" in direction {e.value(way)}")
 
 
+def _summed(e: Speaker, a: Args, name: str) -> str:
+    """`sum(cards, c -> c.rank)` as "the sum of the numbers of the cards played"; another
+    lambda as "the sum, over your hand, of …" (its parameter said as "each")."""
+    fn, items = a[name], a["items"]
+    owner = e.owner(items)
+    where = f"the cards in {possessive(owner)} hand" if owner is not None else e.value(items)
+    if not isinstance(fn, ast.Lambda):
+        return f"the sum of {quote(fn)} over {where}"
+    body = fn.body
+    if isinstance(body, ast.Attr) and isinstance(body.obj, ast.Name) and body.obj.id == fn.param \
+            and body.name in CARD_WORDS:
+        word = CARD_WORDS[body.name]
+        return f"the sum of the {word if word.endswith('s') else plural(word)} of {where}"
+    return f"the sum, over {where}, of {e.with_var(fn.param, 'each', lambda: e.value(body))}"
+
+
 def _question(e: Speaker, q: ast.Node) -> str:
     return lit(words(q.value)) if isinstance(q, ast.Literal) and isinstance(q.value, str) else e.value(q)
 
@@ -323,6 +342,7 @@ FORMS: dict[str, Form] = {
     "way": lambda e, a, n, x: _way(e, a[n]),                               # "to the left"
     "toward": lambda e, a, n, x: _toward(e, a[n]),                         # " to the left" or ""
     "and_zone": lambda e, a, n, x: f" and {zone(e, a[n])}" if n in a.given else "",
+    "summed": lambda e, a, n, x: _summed(e, a, n),                         # "the sum of the numbers of …"
     "question": lambda e, a, n, x: _question(e, a[n]),                     # a question's words
     "looking_at": lambda e, a, n, x: _looking_at(e, a[n]),                 # ", looking at the top card" or ""
     "subject": lambda e, a, n, x: _own(e, a, n).subject or "",             # a call's own clause: its subject

@@ -1,0 +1,92 @@
+"""The rulebook of a declared table: its zones (`zones:`) and its plays (`turn: plays:`) in English."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from unodsl.model import Zone
+from unodsl.tools.english import English
+from unodsl.tools.rulebook import Heading, Items, build, markdown
+
+ROOT = Path(__file__).resolve().parents[2]
+ROW = ROOT / "tests" / "table_variants" / "center_row.yaml"
+PLAYED = {"cards": "the cards played", "target": "the card played onto"}
+
+
+def _section(blocks: list[object], title: str) -> list[str]:
+    at = next(i for i, b in enumerate(blocks) if isinstance(b, Heading) and b.text == title)
+    items = blocks[at + 1] if isinstance(blocks[at + 1], Items) else blocks[at + 2]
+    assert isinstance(items, Items)
+    return list(items.items)
+
+
+def test_the_table_section_says_each_declared_zone() -> None:
+    assert _section(build(ROW), "The table") == [
+        "**Center Row** (`center_row`): the cards in the middle of the table. A row on the table, face up for "
+        "everyone; its cards lie side by side, and each can be played onto. It holds at most 2 cards: a card "
+        "moved to it when it is full stays where it was.",
+        "**Vault** (`vault`): the cards played. A pile on the table, face down: everyone sees only how many "
+        "cards it holds.",
+        "**Stock** (`stock`): one pile for each player, seen only by its player: the others see how many cards "
+        "it holds. It holds at most 3 cards: a card moved to it when it is full stays where it was."]
+
+
+def test_a_variant_without_zones_has_no_table_section() -> None:
+    assert not any(isinstance(b, Heading) and b.text == "The table" for b in build("classic"))
+
+
+def test_declared_zones_are_named_in_english_in_expressions() -> None:
+    text = markdown(build(ROW))
+    assert "put the top 2 cards of the draw pile onto the center row." in text
+    assert "put the top card of the draw pile onto p's stock." in text
+    assert "center_row`" not in text.split("## Set-up")[1]  # no name left as code after the table section
+
+
+def test_a_turn_of_declared_plays_only_says_each_play_and_no_one_card_play() -> None:
+    lines = _section(build(ROW), "A turn")
+    assert lines[:4] == [
+        "You play in one of the ways below; there is no other play.",
+        "**Single**: you may play one card from your hand onto a card of the center row, if the first card's "
+        "number is the number of the card played onto. The cards go onto the vault.",
+        "**Pair**: you may play two cards at once from your hand onto a card of the center row, if there is a "
+        "number of the card played onto, there is a number of every card played and the number of every card "
+        "played is less than the number of the card played onto and the first card's colour is the colour of "
+        "the card played onto. The cards go onto the vault. After the play, the next player draws 1 card. "
+        "*The variant says:* Two cards lower than the card played onto, the first of its colour.",
+        "A turn may hold up to 2 of these plays, each onto another card or pile; after each one you may stop."]
+    text = " ".join(lines)
+    assert "a card from your hand if" not in text and "never" not in text and "always" not in text
+    assert "Some cards have a further condition" not in text
+
+
+def test_doubles_is_said_beside_the_one_card_play() -> None:
+    lines = _section(build("house/doubles"), "A turn")
+    assert lines[0].startswith("You may play a card from your hand if it is wild")
+    assert lines[1] == (
+        "**Doubles**: instead, you may play two to four cards of one number at once from your hand onto the "
+        "discard pile, if the first card's colour is the current colour or the first card's number is the top "
+        "card's number. The cards go down one after another, in the order you choose, each as if played alone "
+        "(its colour, its effect); the last one down is the new top card. *The variant says:* Two to four cards "
+        "of one number at once, the first matching the top card.")
+
+
+def test_sum_and_first_of_the_cards_played_read_as_english() -> None:
+    e = English(frozenset(), fields=PLAYED)
+    assert e.condition("sum(cards, c -> c.rank) == target.rank") == (
+        "the sum of the numbers of the cards played is the number of the card played onto")
+    assert e.condition("sum(hand, c -> c.points) > 10") == "the sum of the points of the cards in your hand is " \
+        "more than 10"
+    assert e.value_of("sum(hand, c -> if c.wild then 50 else 1)") == (
+        "the sum, over the cards in your hand, of 50 if each is wild, otherwise 1")
+    assert e.condition("all(cards, c -> c.rank == first(cards).rank)") == (
+        "the number of every card played is the first card's number")
+    assert e.condition("any(cards, c -> c.wild)") == "some card played is wild"
+    assert e.value_of("first(hand)") == "the first of your hand"
+
+
+def test_a_declared_zone_is_named_in_a_rules_english() -> None:
+    e = English(frozenset(), zones={"center_row": Zone("center_row", shape="row"),
+                                    "stock": Zone("stock", owner="player", shows="owner")})
+    assert e.program("move(draw_pile, center_row, 2); move(stock, next.stock)") == [
+        "Put the top 2 cards of the draw pile onto the center row and put the top card of your stock onto the "
+        "next player's stock."]
