@@ -239,8 +239,8 @@ def _type_ok(kind: str, value: Any, game: Game) -> bool:
             return isinstance(value, list) and all(_type_ok("player", v, game) for v in value)
         case "cards":
             return isinstance(value, list) and all(isinstance(v, Card) for v in value)
-        case "answer":  # a card, a colour, a seat, true or false, or an action word
-            return isinstance(value, Card | str | int)
+        case "answer":  # a card, a colour, a seat, true or false, an action word, or a declared play's cards
+            return isinstance(value, Card | str | int) or _type_ok("cards", value, game)
     return kind == "any"
 
 

@@ -304,7 +304,8 @@ EVENTS: dict[str, Event] = {
     "choice": _event("a player answered a decision", english="a player makes a choice",
                      narration=("{player} answers {value}", "{player} answers"), told="verbose",
                      kind=Field("str", "the kind of decision: turn, drawn, jump, color, player, card, ask"),
-                     value=Field("answer", "the answer, by kind: turn — the card played, or \"draw\" "
+                     value=Field("answer", "the answer, by kind: turn — the card played, the cards of a declared "
+                                 "play (a list), or \"draw\" "
                                  "(or \"pass\"); drawn — the drawn card played, or \"keep\"; jump — the card "
                                  "played out of turn, or \"pass\"; color — the colour; player — the seat; card — "
                                  "the card; ask — true or false (e.g. `kind == \"turn\" and value == \"draw\"`; any "

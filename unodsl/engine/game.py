@@ -404,7 +404,7 @@ class Game(State):
             current_color=self.current_color, side=self.variant.sides[self.side].name,
             direction=self.direction, current=self.current, dealer=self.dealer, penalty=self.penalty,
             scores=tuple(self.scores), aside=tuple(c.label for c in self.aside),
-            flags=frozenset(self.flags[player]))
+            flags=frozenset(self.flags[player]), zones=zoning.seen(self, player))
 
     def arrange(self, hands: Mapping[int, Sequence[str]], discard: Sequence[str] = (),
                 draw: Sequence[str] = (), *, current: int = 0, color: str | None = None,

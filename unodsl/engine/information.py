@@ -22,6 +22,7 @@ from .events import EVENTS, visible_to
 from .flow import turn_options
 from .frames import FRAMES, held
 from .view import PlayerView, outward
+from .zones import hidden
 
 
 def information_state(game: Any, player: int) -> tuple[Any, ...]:
@@ -39,7 +40,7 @@ def observed(view: PlayerView) -> tuple[Any, ...]:
                       for o in view.opponents)
     return (view.player, hand, opponents, view.discard_pile, view.draw_pile_size, view.draw_pile_back,
             view.current_color, view.side, view.direction, view.current, view.dealer, view.penalty,
-            view.scores, view.aside, tuple(sorted(view.flags)))
+            view.scores, view.aside, tuple(sorted(view.flags)), view.zones)
 
 
 def _data(fields: dict[str, Any]) -> tuple[Any, ...]:
@@ -70,7 +71,7 @@ def _replayed_events(game: Any) -> list[tuple[str, dict[str, Any]]]:
 
 def resample(game: Any, player: int, rng: random.Random) -> Any:
     """A clone of `game` in which the cards `player` cannot see (other hands, the draw
-    pile) are dealt again at random among those places, keeping every size and every
+    pile, the declared zones hidden from them) are dealt again at random among those places, keeping every size and every
     outward face they can see (the backs of two-sided cards in hands, and of the draw
     pile's top card). Cards shown to everyone, and cards the game is in the middle of
     using (those a pending decision or a running effect holds), stay where they are."""
@@ -98,18 +99,21 @@ class Redeal:
         pile = game.draw_pile
         last = len(pile) - 1
         places += [(-1, i, outward(c) if i == last else None) for i, c in enumerate(pile) if c.id not in pinned]
+        for j, zone in enumerate(hidden(game, player)):  # the zones of `zones:` it may not see: n + j
+            places += [(game.n + j, i, None) for i, c in enumerate(zone) if c.id not in pinned]
         self.places = places
-        self.cards = [pile[i] if q < 0 else game.hands[q][i] for q, i, _ in places]
+        zones = _zones(game, player)
+        self.cards = [zones[q][i] for q, i, _ in places]
         # A place that shows a face outward takes a card that shows it; any card fits the others.
         self.need = Counter(back for _, _, back in places if back is not None)
         self.backs = [outward(c) for c in self.cards] if self.need else None
         # the places by zone, in order: (seat or -1, its indices or None for all of it, from, to)
         self.runs: list[tuple[int, list[int] | None, int, int]] = []
         k = 0
-        for q in [*range(game.n), -1]:
+        for q in [*range(game.n), -1, *range(game.n, len(zones) - 1)]:
             at = [i for z, i, _ in places if z == q]
             if at:
-                whole = at == list(range(len(pile if q < 0 else game.hands[q])))
+                whole = at == list(range(len(zones[q])))
                 self.runs.append((q, None if whole else at, k, k + len(at)))
                 k += len(at)
 
@@ -117,13 +121,13 @@ class Redeal:
         g = self.game.clone()
         g.replayable = False
         places = self.places
-        hands, pile = g.hands, g.draw_pile
+        zones = _zones(g, self.player)
         if self.backs is None:  # no place shows a face: the shuffled cards, dealt from the end
             cards = self.cards[:]
             shuffle(cards, rng)
             cards.reverse()
             for q, at, start, end in self.runs:
-                zone = pile if q < 0 else hands[q]
+                zone = zones[q]
                 if at is None:
                     zone[:] = cards[start:end]  # (in place: variables may hold the zone)
                 else:
@@ -142,11 +146,17 @@ class Redeal:
                 else:
                     free.append(cards[k])
             for q, i, back in places:
-                (pile if q < 0 else hands[q])[i] = free.pop() if back is None else showing[back].pop()
+                zones[q][i] = free.pop() if back is None else showing[back].pop()
         g._rng = random.Random(rng.getrandbits(64))
         g._rng_shared = False
         _refresh_turn(g, self.player)
         return g
+
+
+def _zones(game: Any, player: int) -> list[list[Card]]:
+    """The zones a resample deals into, by their number in a place: each seat's hand,
+    the zones of `zones:` hidden from `player` (from n), and the draw pile (-1: last)."""
+    return [*game.hands, *hidden(game, player), game.draw_pile]
 
 
 def shuffle(items: list[Any], rng: random.Random) -> None:

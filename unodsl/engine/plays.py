@@ -10,8 +10,9 @@ a row. Its legal options are found without trying every subset of the hand:
 - a play takes at most 4 cards (the schema's bound).
 
 So for one target the sets tried are at most C(f + k - 1, k) for k up to the play's
-`max` and f the faces held (of one `same` group, with `same:`), times the choices of the
-card that ends on top when the cards are played onto the discard pile. A decision that
+`max` and f the faces held (of one `same` group, with `same:`), times the orders of a
+set (at most 4! = 24) when the cards go down one by one onto the discard pile; put in
+another zone they go together, in the order held. A decision that
 would try more than MAX_TRIES sets in all is a runtime error placed at the play: a
 variant that needs it should say `same:`.
 """
@@ -19,7 +20,7 @@ variant that needs it should say `same:`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, permutations
 from typing import Any
 
 from ..errors import VariantRuntimeError
@@ -113,9 +114,9 @@ def _groups(g: State, way: PlayWay, hand: Sequence[Card], p: int) -> list[list[l
     return [list(faces.values()) for faces in groups.values()]
 
 
-def _sets(faces: list[list[Card]], least: int, most: int, last_matters: bool) -> list[tuple[Card, ...]]:
+def _sets(faces: list[list[Card]], least: int, most: int, ordered: bool) -> list[tuple[Card, ...]]:
     """The sets of `least`..`most` cards from `faces` (cards of one face are alike), each
-    once; `last_matters`: each face in a set may end on top, so each is its own set."""
+    once; `ordered`: the cards go down one by one, and each order of a set is its own."""
     out: list[tuple[Card, ...]] = []
     for k in range(least, most + 1):
         for pick in combinations_with_replacement(range(len(faces)), k):
@@ -124,13 +125,16 @@ def _sets(faces: list[list[Card]], least: int, most: int, last_matters: bool) ->
                 counts[f] = counts.get(f, 0) + 1
             if any(n > len(faces[f]) for f, n in counts.items()):
                 continue
-            cards = [c for f, n in counts.items() for c in faces[f][:n]]
-            if not last_matters or len(counts) == 1:
-                out.append(tuple(cards))
+            if not ordered or len(counts) == 1:
+                out.append(tuple(c for f, n in counts.items() for c in faces[f][:n]))
                 continue
-            for f in counts:  # each face of the set may be the one left on top
-                top = faces[f][counts[f] - 1]
-                out.append((*[c for c in cards if c is not top], top))
+            for order in dict.fromkeys(permutations(pick)):  # each order of the faces, once
+                used = dict.fromkeys(counts, 0)
+                cards = []
+                for f in order:
+                    cards.append(faces[f][used[f]])
+                    used[f] += 1
+                out.append(tuple(cards))
     return out
 
 

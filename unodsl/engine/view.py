@@ -1,7 +1,7 @@
 """What one player can see at the table: no more than a person would.
 
 A player sees their own hand, the whole discard pile, the size of the draw pile
-and of every hand, scores and flags, the cards of other hands that were shown to
+and of every hand, the zones the variant declares as their `shows:` allows, scores and flags, the cards of other hands that were shown to
 everyone (reveal), and, with two-faced cards, the faces that point outwards: the
 backs of opponents' cards and of the draw pile's top card.
 `Game.view(player)` builds a PlayerView.
@@ -25,6 +25,17 @@ class OpponentView:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneView:
+    """A zone of `zones:` as one player sees it: its cards (bottom to top, or a row from
+    its first), or None when they may not see them (face down, or another's), and its size."""
+
+    name: str
+    seat: int | None  # the player whose zone it is (None: the table's)
+    cards: tuple[str, ...] | None
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     player: int
     hand: tuple[Card, ...]
@@ -41,6 +52,7 @@ class PlayerView:
     scores: tuple[int, ...]
     aside: tuple[str, ...] = ()  # the set-aside cards, face up, bottom to top
     flags: frozenset[str] = frozenset()  # the player's own flags
+    zones: tuple[ZoneView, ...] = ()  # the zones of `zones:`, in their order (a player's: by seat)
 
     @property
     def top(self) -> str | None:

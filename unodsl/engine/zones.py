@@ -11,6 +11,7 @@ from ..errors import UnoDslError
 from .cards import Card
 from .events import hand_zone, seat_zone
 from .state import State
+from .view import ZoneView
 
 
 def zones(g: State) -> dict[str, list[Card]]:
@@ -73,4 +74,33 @@ def by_labels(g: State, wanted: Mapping[str, Sequence[str]]) -> dict[str, list[C
     rest = [c for cards in free.values() for c in cards]
     rest.sort(key=lambda c: c.id)
     out["draw"] = rest + out.get("draw", [])[::-1]
+    return out
+
+
+def seen(g: State, player: int) -> tuple[ZoneView, ...]:
+    """The zones of `zones:` as `player` sees them (PlayerView.zones)."""
+    if not (g.places or g.seat_places):
+        return ()
+    out = []
+    for z in g.variant.zones:
+        if z.builtin:
+            continue
+        held = [(None, g.places[z.name])] if z.owner == "table" else list(enumerate(g.seat_places[z.name]))
+        for seat, cards in held:
+            visible = z.shows == "all" or (z.shows == "owner" and seat == player)
+            out.append(ZoneView(z.name, seat, tuple(c.label for c in cards) if visible else None, len(cards)))
+    return tuple(out)
+
+
+def hidden(g: State, player: int) -> list[list[Card]]:
+    """The zones of `zones:` whose cards `player` may not see (face down, or another's)."""
+    out = []
+    for z in g.variant.zones:
+        if z.builtin or z.shows == "all":
+            continue
+        if z.owner == "table":
+            out.append(g.places[z.name])
+        else:
+            out.extend(zone for seat, zone in enumerate(g.seat_places[z.name])
+                       if z.shows == "none" or seat != player)
     return out
