@@ -25,8 +25,8 @@ def test_the_table_section_says_each_declared_zone() -> None:
         "**Center Row** (`center_row`): the cards in the middle of the table. A row on the table, face up for "
         "everyone; its cards lie side by side, and each can be played onto. It holds at most 2 cards: a card "
         "moved to it when it is full stays where it was.",
-        "**Vault** (`vault`): the cards played. A pile on the table, face down: everyone sees only how many "
-        "cards it holds.",
+        "**Vault** (`vault`): three cards put away at the start. A pile on the table, face down: everyone sees "
+        "only how many cards it holds.",
         "**Stock** (`stock`): one pile for each player, seen only by its player: the others see how many cards "
         "it holds. It holds at most 3 cards: a card moved to it when it is full stays where it was."]
 
@@ -37,7 +37,8 @@ def test_a_variant_without_zones_has_no_table_section() -> None:
 
 def test_declared_zones_are_named_in_english_in_expressions() -> None:
     text = markdown(build(ROW))
-    assert "put the top 2 cards of the draw pile onto the center row." in text
+    assert "put the top 2 cards of the draw pile onto the center row and put the top 3 cards of the draw pile " \
+        "onto the vault." in text
     assert "put the top card of the draw pile onto p's stock." in text
     assert "center_row`" not in text.split("## Set-up")[1]  # no name left as code after the table section
 
@@ -46,13 +47,19 @@ def test_a_turn_of_declared_plays_only_says_each_play_and_no_one_card_play() -> 
     lines = _section(build(ROW), "A turn")
     assert lines[:4] == [
         "You play in one of the ways below; there is no other play.",
-        "**Single**: you may play one card from your hand onto a card of the center row, if the first card's "
-        "number is the number of the card played onto. The cards go onto the vault.",
+        "**Single**: you may play one card from your hand onto a card of the center row, if the card's number is "
+        "the number of the card played onto or the card's colour is the colour of the card played onto. The card "
+        "then goes onto the discard pile as if played alone (its colour, its effect). After the play, put the card "
+        "played onto under the discard pile without playing it and put the top card of the draw pile onto the "
+        "center row.",
         "**Pair**: you may play two cards at once from your hand onto a card of the center row, if there is a "
         "number of the card played onto, there is a number of every card played and the number of every card "
         "played is less than the number of the card played onto and the first card's colour is the colour of "
-        "the card played onto. The cards go onto the vault. After the play, the next player draws 1 card. "
-        "*The variant says:* Two cards lower than the card played onto, the first of its colour.",
+        "the card played onto. The cards then go onto the discard pile one after another, in the order you "
+        "choose, each as if played alone (its colour, its effect); the last one down is the new top card. After "
+        "the play, the next player draws 1 card. Put the card played onto under the discard pile without playing "
+        "it and put the top card of the draw pile onto the center row. *The variant says:* Two cards lower than "
+        "the card played onto, the first of its colour.",
         "A turn may hold up to 2 of these plays, each onto another card or pile; after each one you may stop."]
     text = " ".join(lines)
     assert "a card from your hand if" not in text and "never" not in text and "always" not in text

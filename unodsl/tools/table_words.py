@@ -30,8 +30,9 @@ def zone_lines(zones: tuple[Zone, ...]) -> list[str]:
 def _zone_line(z: Zone) -> str:
     head = f"**{lit(humanise(z.name))}** ({code(z.name)}): "
     what = f"{lit(z.description.rstrip('.'))}. " if z.description else ""
+    shows = "none" if z.shows == "owner" and z.owner == "table" else z.shows  # (the table's: no one's)
     seen = {"all": "face up for everyone", "none": "face down: everyone sees only how many cards it holds",
-            "owner": "seen only by its player: the others see how many cards it holds"}[z.shows]
+            "owner": "seen only by its player: the others see how many cards it holds"}[shows]
     where = f"one {z.shape} for each player, {seen}" if z.owner == "player" else f"a {z.shape} on the table, {seen}"
     if z.shape == "row":
         where += "; its cards lie side by side, and each can be played onto"
@@ -80,13 +81,15 @@ def play_lines(way: PlayWay, spec: Mapping[str, Any], zones: Mapping[str, Zone],
     sentence = f"**{lit(humanise(way.name))}**: {'instead, ' if others else ''}you may play {size(way)}{share}" \
         f"{at_once} from your hand {where}"
     if spec.get("legal") and str(spec["legal"]).strip() != "true":
-        sentence += f", if {e.condition(str(spec['legal']))}"
+        legal = e.condition(str(spec["legal"]))
+        sentence += f", if {legal.replace('the first card', 'the card') if way.most == 1 else legal}"
     out = [sentence + "."]
     to = zones[way.to]
     if way.to == "discard_pile":
-        out.append("The cards go down one after another, in the order you choose, each as if played alone (its "
+        go = "go down" if way.onto == "discard_pile" else "then go onto the discard pile"
+        out.append(f"The cards {go} one after another, in the order you choose, each as if played alone (its "
                    "colour, its effect); the last one down is the new top card." if way.most > 1 else
-                   "The card is played as if played alone (its colour, its effect).")
+                   f"The card {go.replace('go', 'goes')} as if played alone (its colour, its effect).")
     elif way.to != way.onto:
         out.append(f"The cards go {'into' if to.shape == 'row' else 'onto'} "
                    f"{e0.zone_name(to, 'you') if not to.builtin else e0.value(parse(to.name))}.")
