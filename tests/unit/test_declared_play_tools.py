@@ -14,7 +14,7 @@ from tests.helpers import deal_order
 from unodsl import Game, load_variant
 from unodsl.cli.play import play
 from unodsl.engine.actions import PASS, Lay
-from unodsl.players.human import HumanAgent, PlayNarrator, forced_text, option_text, parse_answer
+from unodsl.players.human import HumanAgent, PlayNarrator, forced_text, help_text, option_text, parse_answer
 from unodsl.players.narrator import Narrator
 from unodsl.variant.load import Chosen
 
@@ -129,6 +129,9 @@ def test_another_play_is_offered_with_pass_after_a_play() -> None:
     assert "Another play? Make one more, or pass to end your turn." in said[0]
     assert "center row: blue 4, red 6" in said[0]
     assert said[0].splitlines()[-2:] == ["  3. single: blue 6 on red 6", "  4. pass (end your turn)"]
+    assert plain(help_text(d)).splitlines()[0] == (
+        "You have made a play: you may make another, onto a card or pile not played onto yet this turn, or pass to "
+        "end your turn.")
 
 
 def test_a_play_made_for_the_person_is_told_by_its_cards() -> None:

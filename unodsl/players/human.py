@@ -35,6 +35,8 @@ QUESTIONS = {
 }
 
 ANOTHER_PLAY = "another play"  # the prompt of a turn's next declared play (engine/flow.py)
+ANOTHER_HELP = ("You have made a play: you may make another, onto a card or pile not played onto yet this turn, "
+                "or pass to end your turn.")
 
 HOW_TO_ANSWER = ("Answer with an option's number or its text (any case; a unique beginning such as "
                  "'dr' for 'draw' is enough). '?' shows this help, 'q' quits the game.")
@@ -243,8 +245,15 @@ def render_prompt(view: PlayerView, decision: Decision, names: Sequence[str] = (
     return "\n".join(body)
 
 
+def kind_help(decision: Decision) -> str:
+    """What a decision means, for a person asked it (plain text)."""
+    if decision.kind == "turn" and decision.prompt == ANOTHER_PLAY:
+        return ANOTHER_HELP
+    return KIND_HELP.get(decision.kind, "Pick one of the options.")
+
+
 def help_text(decision: Decision, names: Sequence[str] = (), penalty: int = 0) -> str:
-    lines = [f"[bold]{KIND_HELP.get(decision.kind, 'Pick one of the options.')}[/]",
+    lines = [f"[bold]{escape(kind_help(decision))}[/]",
              question(decision, names), *options_lines(decision, names, penalty), escape(HOW_TO_ANSWER)]
     return "\n".join(lines)
 
