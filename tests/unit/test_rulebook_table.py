@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from unodsl.cli import main
 from unodsl.model import Zone
 from unodsl.tools.english import English
 from unodsl.tools.rulebook import Heading, Items, build, markdown
@@ -97,3 +100,18 @@ def test_a_declared_zone_is_named_in_a_rules_english() -> None:
     assert e.program("move(draw_pile, center_row, 2); move(stock, next.stock)") == [
         "Put the top 2 cards of the draw pile onto the center row and put the top card of your stock onto the "
         "next player's stock."]
+
+
+def test_a_card_drawn_at_a_table_of_declared_plays_only_is_said_to_join_a_play(tmp_path: Path) -> None:
+    variant = tmp_path / "row_may_play.yaml"
+    variant.write_text(ROW.read_text(encoding="utf-8").replace("then: keep", "then: may_play"), encoding="utf-8")
+    lines = _section(build(variant), "A turn")
+    assert lines[-1] == ("If a play above can be made with the card drawn, you may make one that uses it at once; "
+                         "otherwise your turn ends.")
+    assert not any("can be played, you may play it" in line for line in lines)
+
+
+def test_the_rulebook_command_writes_a_declared_table(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["rulebook", str(ROW), "--format", "html"])
+    assert result.exit_code == 0, result.output
+    assert "<h2>The table</h2>" in result.output and "<strong>Center Row</strong>" in result.output

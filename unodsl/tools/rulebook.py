@@ -219,6 +219,10 @@ class _Book:
         if d.allowed_if is not None and turn.get("draw", {}).get("allowed_if"):
             lines.append(f"You may draw only if {e.condition(turn['draw']['allowed_if'])}; "
                          "otherwise you must play.")
+        if t.match is None and d.then != "keep":  # only the declared plays: one that uses the card drawn
+            lines.append("If a play above can be made with the card drawn, you may make one that uses it at once; "
+                         "otherwise your turn ends.")
+            return [Heading(2, "A turn"), Items(tuple(lines))]
         lines.append({"may_play": "If the card drawn can be played, you may play it at once; "
                                   "otherwise your turn ends.",
                       "must_play": "If the card drawn can be played, you must play it at once; "
