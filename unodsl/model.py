@@ -31,8 +31,12 @@ class Face:
 
     @property
     def label(self) -> str:
+        """How a card is named: its colour and symbol ("red 7", "blue skip"); a colourless
+        card with a number says its kind too ("wild dos 2"), else its kind ("wild")."""
         name = self.symbol.replace("_", " ")
-        return f"{self.color} {name}" if self.color else name
+        if self.color:
+            return f"{self.color} {name}"
+        return name if self.rank is None else f"{self.kind.replace('_', ' ')} {name}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -232,6 +232,11 @@ EVENTS: dict[str, Event] = {
                            target=Field("card", "the card played onto (a pile's top, or a card of a row)"),
                            to=Field("str", "the zone the cards go to", zone=True),
                            count=Field("int", "how many cards")),
+    "card_named": _event("a card is said to count as a number or a colour while it lies where it is "
+                         "(name_number, name_color)", english="a card's number or colour is said",
+                         narration="{player} says {card} is {value}",
+                         card=Field("card", "the card"),
+                         value=Field("str", "what it counts as: a number, or a colour")),
     "card_drawn": _event("a player draws a card", english="a card is drawn",
                          narration=("{player} draws {card}", "{player} draws a card"),
                          moves=(Move(*_TO_HAND, 1),),

@@ -252,22 +252,16 @@ def begin_plays(g: State, e: Env) -> None:
 
 def more_plays(g: State, e: Env) -> bool:
     """After a declared play, another (onto another target, up to plays_per_turn), if
-    one can be made; after a draw that may be played, in a variant of declared plays
-    only, a play with the card drawn."""
+    one can be made; after a draw whose card may be played, in a variant of declared
+    plays only, the plays as at the turn's start."""
     action = e["_action"]
     if action is PASS or type(action) is Play or g.emptied is not None or g.winner is not None:
         return False
     if len(g.laid) >= g.variant.turn.plays_per_turn:
         return False
-    p = e["player"]
-    if action is DRAW:
-        drawn = e.get("_drawn")
-        if g.variant.turn.match is not None or g.variant.turn.draw.then == "keep" or not drawn \
-                or drawn[-1] not in g.hands[p]:  # (with a one-card play, a card drawn is offered alone)
-            return False
-        e["_lays"] = lays(g, p, drawn[-1])
-    else:
-        e["_lays"] = lays(g, p)
+    if action is DRAW and (g.variant.turn.match is not None or g.variant.turn.draw.then == "keep"):
+        return False  # (with a one-card play, a card drawn is offered alone: see offer_drawn)
+    e["_lays"] = lays(g, e["player"])
     return bool(e["_lays"])
 
 

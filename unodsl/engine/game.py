@@ -114,6 +114,7 @@ class Game(State):
         self.seat_places = {z.name: [[] for _ in range(players)] for z in variant.zones
                             if not z.builtin and z.owner == "player"}
         self.flags = [set() for _ in range(players)]
+        self.named = {}  # values said for cards (naming.py), while they lie where they were said
         self.revealed = {}  # cards shown to everyone (reveal), by id: the seat holding each
         self.scores = [0] * players
         self.round_turns = []
@@ -408,20 +409,30 @@ class Game(State):
 
     def arrange(self, hands: Mapping[int, Sequence[str]], discard: Sequence[str] = (),
                 draw: Sequence[str] = (), *, current: int = 0, color: str | None = None,
-                dealer: int | None = None, direction: int = 1) -> None:
+                dealer: int | None = None, direction: int = 1, zones: Mapping[str, Sequence[str]] = {}) -> None:
         """Set up a position by card labels ("red 7", "wild draw four") and start
         `current`'s turn there (a recorded log restarts from here). `discard` ends with the top card; `draw` starts with
-        the next card drawn; every other card goes under the draw pile."""
-        zones = zoning.by_labels(self, {"discard": discard, "draw": draw, **{f"hand {p}": h for p, h in hands.items()}})
+        the next card drawn; `zones`: the cards of zones of `zones:` by name ("center_row", a player's "stock 1"),
+        bottom to top; every other card goes under the draw pile."""
+        declared = self.zones()
+        for name in zones:
+            if name not in declared or name in ("draw_pile", "discard_pile", "aside") or name.startswith("hand "):
+                raise UnoDslError(f"arrange: {name!r} is not a zone of `zones:` (they are: "
+                                  f"{', '.join(list(declared)[3 + self.n:]) or 'none'})")
+        picked = zoning.by_labels(self, {"discard": discard, "draw": draw, **{f"hand {p}": h for p, h in hands.items()},
+                                         **{f"zone {name}": labels for name, labels in zones.items()}})
         for p, hand in enumerate(self.hands):
-            hand[:] = zones.get(f"hand {p}", [])
-        self.discard_pile[:] = zones["discard"]
-        self.draw_pile[:] = zones["draw"]
+            hand[:] = picked.get(f"hand {p}", [])
+        self.discard_pile[:] = picked["discard"]
+        self.draw_pile[:] = picked["draw"]
         self.aside.clear()
         zoning.clear_places(self)
+        for name, zone in declared.items():
+            zone += picked.get(f"zone {name}", [])
         for flags in self.flags:
             flags.clear()
         self.revealed.clear()
+        self.named.clear()
         self.current = current
         self.dealer = self.dealer if dealer is None else dealer
         self.direction = direction

@@ -71,10 +71,11 @@ def _replayed_events(game: Any) -> list[tuple[str, dict[str, Any]]]:
 
 def resample(game: Any, player: int, rng: random.Random) -> Any:
     """A clone of `game` in which the cards `player` cannot see (other hands, the draw
-    pile, the declared zones hidden from them) are dealt again at random among those places, keeping every size and every
-    outward face they can see (the backs of two-sided cards in hands, and of the draw
-    pile's top card). Cards shown to everyone, and cards the game is in the middle of
-    using (those a pending decision or a running effect holds), stay where they are."""
+    pile, the declared zones hidden from them) are dealt again at random among those
+    places, keeping every size and every outward face they can see (the backs of
+    two-sided cards in hands, and of the draw pile's top card). Cards shown to everyone,
+    and cards the game is in the middle of using (those a pending decision or a running
+    effect holds), stay where they are."""
     return Redeal(game, player)(rng)
 
 

@@ -28,7 +28,7 @@ from ..lang.program import DO, FOR, Program
 from ..model import PlayWay
 from .actions import Lay
 from .cards import Card
-from .machine import PAUSED, emit, fault, perform, run
+from .machine import PAUSED, emit, fault, perform, replay_of, run
 from .state import State
 from .table import play, took_from_hand
 
@@ -51,9 +51,8 @@ def zone(g: State, name: str) -> list[Card]:
     return g.places[name]
 
 
-def lays(g: State, p: int, including: Card | None = None) -> list[Lay]:
-    """Every declared play `p` may make now: onto targets not played onto this turn yet
-    (`including`: only plays that use this card, e.g. the one just drawn)."""
+def lays(g: State, p: int) -> list[Lay]:
+    """Every declared play `p` may make now, onto targets not played onto this turn yet."""
     hand = g.hands[p]
     options: list[Lay] = []
     tries = MAX_TRIES
@@ -71,17 +70,21 @@ def lays(g: State, p: int, including: Card | None = None) -> list[Lay]:
             env["target"] = target
             for group in groups:
                 for cards in _sets(group, way.least, way.most, way.to == "discard_pile"):
-                    if including is not None and including not in cards:
-                        continue
                     tries -= 1
                     if tries < 0:
-                        raise fault(g, RuntimeError(
-                            f"the plays of one turn would try more than {MAX_TRIES:,} sets of cards; give "
-                            f"play {way.name} a `same:` (cards that share a value) to narrow them"), way.legal)
+                        raise _too_many(g, way)
                     env["cards"] = list(cards)
                     if way.legal is None or _holds(g, way, env):
                         options.append(Lay(way.name, cards, target))
     return options
+
+
+def _too_many(g: State, way: PlayWay) -> VariantRuntimeError:
+    where = g.variant.where.get(way.legal) if way.legal is not None else None
+    return VariantRuntimeError(where[0] if where else None,
+                               f"the plays of one turn would try more than {MAX_TRIES:,} sets of cards (play "
+                               f"{way.name}); give it a `same:` (cards that share a value) to narrow them",
+                               round=g.round, turn=g.turns, seed=g.seed, replay=replay_of(g))
 
 
 def _holds(g: State, way: PlayWay, env: dict[str, Any]) -> bool:

@@ -48,6 +48,10 @@ class Game(Protocol):
     dealer: int
     direction: int
     out: frozenset[int]
+    laid: tuple[int | str, ...]
+    places: dict[str, list[Card]]
+    seat_places: dict[str, list[list[Card]]]
+    named: dict[tuple[str, int], tuple[Any, str]]
     bent: bool
     skips: int
     again: bool

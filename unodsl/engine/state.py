@@ -38,7 +38,7 @@ Kind = Literal["start", "derived", "game", "table", "zone", "envs", "reset", "sp
 FIELDS: dict[str, Kind] = {
     # the table, copied by a clone
     "draw_pile": "zone", "discard_pile": "zone", "aside": "zone", "hands": "table",
-    "places": "table", "seat_places": "table",
+    "places": "table", "seat_places": "table", "named": "table",
     "flags": "table", "revealed": "table", "scores": "table", "round_turns": "table", "_answers": "table",
     "events": "table", "played": "table",
     # where the game stands: frames and queued rules hold programs' variables
@@ -101,6 +101,7 @@ PLACES = ("places", "seat_places")
 COPIES: dict[str, Callable[[Any], Any]] = {
     "flags": lambda flags: [set(f) for f in flags],
     "revealed": dict.copy,
+    "named": dict.copy,
     "scores": list.copy,
     "round_turns": list.copy,
     "_answers": list.copy,
@@ -129,6 +130,7 @@ class State:
     hands: list[list[Card]]
     places: dict[str, list[Card]]  # the zones of `zones:` shared by the table
     seat_places: dict[str, list[list[Card]]]  # the zones of `zones:` one per player, by seat
+    named: dict[tuple[str, int], tuple[Any, str]]  # ("rank"/"color", card id) → (value said, its zone's name)
     flags: list[set[str]]
     revealed: dict[int, int]
     scores: list[int]

@@ -187,6 +187,7 @@ def reset_round(g: State) -> None:
     for flags in g.flags:
         flags.clear()
     g.revealed.clear()
+    g.named.clear()
     if g.played is not None:
         g.played = [0] * len(g.played)
     start_round(g)

@@ -1,10 +1,10 @@
 """What one player can see at the table: no more than a person would.
 
 A player sees their own hand, the whole discard pile, the size of the draw pile
-and of every hand, the zones the variant declares as their `shows:` allows, scores and flags, the cards of other hands that were shown to
-everyone (reveal), and, with two-faced cards, the faces that point outwards: the
-backs of opponents' cards and of the draw pile's top card.
-`Game.view(player)` builds a PlayerView.
+and of every hand, the zones the variant declares as their `shows:` allows, scores
+and flags, the cards of other hands that were shown to everyone (reveal), and, with
+two-faced cards, the faces that point outwards: the backs of opponents' cards and of
+the draw pile's top card. `Game.view(player)` builds a PlayerView.
 """
 
 from __future__ import annotations

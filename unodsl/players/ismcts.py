@@ -185,27 +185,32 @@ class ISMCTSAgent:
             if d is None or len(g.round_turns) > rounds:
                 break
             children = node.children
-            fresh: list[tuple[Any, Any]] = []
-            seen: list[tuple[_Node, Any]] = []
+            # each action once, with its first option, in the options' order (dicts: a decision
+            # may offer many options, a choose_number up to 1,000)
+            fresh: dict[Any, Any] = {}
+            taken: dict[int, tuple[_Node, Any]] = {}
             for option in d.options:
                 key = (d.player, d.kind, action_key(option))
                 child = children.get(key)
                 if child is None:
-                    if all(k != key for k, _ in fresh):
-                        fresh.append((key, option))
-                elif all(n is not child for n, _ in seen):
+                    if key not in fresh:
+                        fresh[key] = option
+                elif id(child) not in taken:
                     child.avail += 1
-                    seen.append((child, option))
+                    taken[id(child)] = (child, option)
             if fresh:
                 # the rollout policy's own choice first: the tree's frontier plays as the rollouts do
                 hint = (d.player, d.kind, action_key(self._agents(g.n, rng)[d.player].choose(g, d)))
-                key, option = next((pair for pair in fresh if pair[0] == hint), None) or \
-                    fresh[math.floor(rng.random() * len(fresh))]
+                if hint in fresh:
+                    key, option = hint, fresh[hint]
+                else:
+                    key, option = list(fresh.items())[math.floor(rng.random() * len(fresh))]
                 child = children[key] = _Node(d.player)
                 child.avail = 1
                 path.append(child)
                 g.apply(option)
                 break
+            seen = list(taken.values())
             best, best_value = seen[0], -math.inf
             favoured = None  # the rollout policy's choice, whose value gets a bonus that fades with visits
             if self.prior:

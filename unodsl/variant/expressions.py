@@ -17,8 +17,8 @@ from ..engine.primitives import REGISTRY
 from ..errors import Diagnostic, Pos
 from ..lang import ast
 from ..lang.check import CheckError, CheckErrors, check
-from ..lang.context import Context
 from ..lang.compile import Origins, compile_expr, compile_program
+from ..lang.context import Context
 from ..lang.functions import Function, copy, cycles, order
 from ..lang.parse import LangSyntaxError, TooDeep, parse
 from ..lang.program import CHOOSE, DO, FOR, IF, LET, LOOP, REPEAT, WHILE, Fn, Program

@@ -6,7 +6,7 @@ and the compiler's table, and the source of the generated reference).
 
 from __future__ import annotations
 
-from . import chance, choices, effects, moves, names, queries
+from . import chance, choices, effects, moves, names, naming, queries
 from .registry import REGISTRY
 
-__all__ = ["REGISTRY", "chance", "choices", "effects", "moves", "names", "queries"]
+__all__ = ["REGISTRY", "chance", "choices", "effects", "moves", "names", "naming", "queries"]

@@ -51,7 +51,7 @@ fold(COUNT, "items: any, test: fn = none", returns="int",
 fold(FILTER, "items: any, test: fn", elem="same", says=Says(noun="the {test:plural} in {items:zone}"))
 
 
-fold(SUM, "items: any, test: fn", returns="int", says=Says(noun="{test:summed}"))
+fold(SUM, "items: any, value: fn", returns="int", says=Says(noun="{value:summed}"))
 
 
 @query("items: cards", returns="card", none=True,

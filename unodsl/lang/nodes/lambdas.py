@@ -36,9 +36,9 @@ def count(g: Any, items: list[Any], test: Pred | None) -> int:
     return len(items) if test is None else sum(1 for x in items if test(x))
 
 
-def sum_(g: Any, items: Iterable[Any], test: Pred) -> int:
-    """The total of `test`'s number for each item (`sum(cards, c -> c.rank)`)."""
-    return sum(map(test, items))
+def sum_(g: Any, items: Iterable[Any], value: Pred) -> int:
+    """The total of `value`'s number for each item (`sum(cards, c -> c.rank)`)."""
+    return sum(map(value, items))
 
 
 def filter_(g: Any, items: Iterable[Any], test: Pred) -> list[Any]:
@@ -57,7 +57,7 @@ def emit_fold(w: Writing, fold: Fold, given: dict[str, ast.Node], pre: list[str]
     """A fold's call as its comprehension, or None where that would not mean the same (then
     the call is written): its test must be a lambda written in the call whose parameter may
     be a Python local, and neither its items nor its body may need lines of their own."""
-    items, test = given.get("items"), given.get("test")
+    items, test = given.get("items"), given.get("test", given.get("value"))  # (sum: a value, not a test)
     if items is None or not isinstance(test, ast.Lambda) or not w.local(test.param):
         return None
     temps, outer = w.temps, len(pre)
