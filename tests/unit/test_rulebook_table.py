@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from unodsl.cli import main
 from unodsl.model import Zone
-from unodsl.tools.english import English
+from unodsl.tools.english import English, field_phrases
 from unodsl.tools.rulebook import Heading, Items, build, markdown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ def test_a_variant_without_zones_has_no_table_section() -> None:
 def test_declared_zones_are_named_in_english_in_expressions() -> None:
     text = markdown(build(ROW))
     assert "put the top 2 cards of the draw pile onto the center row and put the top 3 cards of the draw pile " \
-        "onto the vault." in text
+        "onto the vault pile." in text
     assert "put the top card of the draw pile onto p's stock." in text
     assert "center_row`" not in text.split("## Set-up")[1]  # no name left as code after the table section
 
@@ -50,19 +51,17 @@ def test_a_turn_of_declared_plays_only_says_each_play_and_no_one_card_play() -> 
     lines = _section(build(ROW), "A turn")
     assert lines[:4] == [
         "You play in one of the ways below; there is no other play.",
-        "**Single**: you may play one card from your hand onto a card of the center row, if the card's number is "
-        "the number of the card played onto or the card's colour is the colour of the card played onto. The card "
-        "then goes onto the discard pile as if played alone (its colour, its effect). After the play, put the card "
-        "played onto under the discard pile without playing it and put the top card of the draw pile onto the "
-        "center row.",
-        "**Pair**: you may play two cards at once from your hand onto a card of the center row, if there is a "
-        "number of the card played onto, there is a number of every card played and the number of every card "
-        "played is less than the number of the card played onto and the first card's colour is the colour of "
-        "the card played onto. The cards then go onto the discard pile one after another, in the order you "
-        "choose, each as if played alone (its colour, its effect); the last one down is the new top card. After "
-        "the play, the next player draws 1 card. Put the card played onto under the discard pile without playing "
-        "it and put the top card of the draw pile onto the center row. *The variant says:* Two cards lower than "
-        "the card played onto, the first of its colour.",
+        "**Single**: you may play one card from your hand onto a card of the center row, if your card's number is "
+        "that card's number or your card's colour is that card's colour. The card then goes onto the discard pile "
+        "as if played alone (its colour, its effect). After the play, put that card under the discard pile without "
+        "playing it and put the top card of the draw pile onto the center row.",
+        "**Pair**: you may play two cards at once from your hand onto a card of the center row, if that card has "
+        "a number, every card played has a number and the number of every card played is less than that card's "
+        "number and the first card's colour is that card's colour. The cards then go onto the discard pile one "
+        "after another, in the order you choose, each as if played alone (its colour, its effect); the last one "
+        "down is the new top card. After the play, the next player draws 1 card. Put that card under the discard "
+        "pile without playing it and put the top card of the draw pile onto the center row. *The variant says:* "
+        "Two cards lower than the card played onto, the first of its colour.",
         "A turn may hold up to 2 of these plays, each onto another card or pile; after each one you may stop."]
     text = " ".join(lines)
     assert "a card from your hand if" not in text and "never" not in text and "always" not in text
@@ -87,7 +86,7 @@ def test_sum_and_first_of_the_cards_played_read_as_english() -> None:
     assert e.condition("sum(hand, c -> c.points) > 10") == "the sum of the points of the cards in your hand is " \
         "more than 10"
     assert e.value_of("sum(hand, c -> if c.wild then 50 else 1)") == (
-        "the sum, over the cards in your hand, of 50 if each is wild, otherwise 1")
+        "the sum of the cards in your hand, each counting 50 if it is wild, otherwise 1")
     assert e.condition("all(cards, c -> c.rank == first(cards).rank)") == (
         "the number of every card played is the first card's number")
     assert e.condition("any(cards, c -> c.wild)") == "some card played is wild"
@@ -115,3 +114,45 @@ def test_the_rulebook_command_writes_a_declared_table(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["rulebook", str(ROW), "--format", "html"])
     assert result.exit_code == 0, result.output
     assert "<h2>The table</h2>" in result.output and "<strong>Center Row</strong>" in result.output
+
+
+def test_a_declared_zone_without_a_place_word_is_said_with_its_shape() -> None:
+    e = English(frozenset(), zones={"bonus": Zone("bonus", shape="row"), "vault": Zone("vault"),
+                                    "center_row": Zone("center_row", shape="row")})
+    assert e.program("move(draw_pile, bonus); move(vault, center_row)") == [
+        "Put the top card of the draw pile onto the bonus row and put the top card of the vault pile onto the "
+        "center row."]
+
+
+@pytest.mark.parametrize(("source", "want"), [
+    ("if c.rank == none then 1 else c.rank", "1 if c has no number, otherwise c's number"),
+    ("if top.color != none then 1 else 2", "1 if the top card has a colour, otherwise 2"),
+    ("(if c.rank == none then 1 else 2) + 3", "(1 if c has no number, otherwise 2) plus 3"),
+])
+def test_none_tests_of_a_cards_field_and_arithmetic_read_as_english(source: str, want: str) -> None:
+    e = English(frozenset(), vars={"c": "c"})
+    assert e.value_of(source) == want
+
+
+def test_a_cut_by_a_value_written_out_and_a_sum_of_a_function_parameter_read_as_english() -> None:
+    e = English(frozenset(), player="the dealer")
+    assert e.value_of("cut(c -> if c.wild or c.rank == none then 0 else c.rank)") == (
+        "the player who cuts the highest value, each card counting 0 if it is wild or it has no number, otherwise "
+        "its number (each player cuts a card; ties cut again)")
+    e.vars["cards"] = "`cards`"  # a function's parameter named cards is not the cards played
+    assert e.value_of("sum(cards, c -> if c.rank == none then 1 else c.rank)") == (
+        "the sum of `cards`, each counting 1 if it has no number, otherwise its number")
+    assert e.condition("all(cards, c -> c.wild)") == "`cards` holds only wild cards"
+
+
+def test_a_variable_of_a_letter_or_two_is_named_without_an_article() -> None:
+    e = English(frozenset())
+    assert e.program("c = top; na = c.rank; draw(next, na)") == [
+        "Note the top card (“c”).", "Note c's number (“na”).", "The next player draws na cards."]
+
+
+def test_a_rule_on_a_declared_play_names_its_cards_and_the_card_played_onto() -> None:
+    e = English(frozenset(), player="the player", fields=field_phrases("cards_played"))
+    assert e.condition("count(cards) == 2 and target.color == first(cards).color") == (
+        "the number of cards in the cards played is 2 and the colour of the card played onto is the first card's "
+        "colour")

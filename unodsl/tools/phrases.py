@@ -32,6 +32,7 @@ class Speaker(Protocol):
     """What the phrases need of the renderer (english.English)."""
 
     player: str
+    vars: dict[str, str]  # the names bound here (a lambda's parameter, a variable, a function's parameter)
 
     def value(self, node: ast.Node) -> str: ...
 
@@ -139,7 +140,10 @@ def _call(node: ast.Node) -> ast.Call:
 def _holds(e: Speaker, a: Args, shape: str) -> bool:
     name, eq, text = shape.partition("=")
     if eq:
-        return _literal(a.bound.get(name), text)
+        node = a.bound.get(name)
+        if isinstance(node, ast.Name) and node.id in e.vars:  # a name bound here is not the language's
+            return False
+        return _literal(node, text)
     name, _, test = shape.partition(":")
     return SHAPES[test](e, a, name)
 
@@ -265,6 +269,8 @@ def _highest(e: Speaker, fn: ast.Node) -> str:
     if isinstance(fn, ast.Lambda) and isinstance(fn.body, ast.Attr) and isinstance(fn.body.obj, ast.Name) \
             and fn.body.obj.id == fn.param and fn.body.name in CARD_WORDS:
         return f"the highest {CARD_WORDS[fn.body.name]}"
+    if isinstance(fn, ast.Lambda):  # "the highest value, each card counting 0 if it is wild, otherwise its number"
+        return f"the highest value, each card counting {e.with_var(fn.param, 'it', lambda: e.value(fn.body))}"
     return f"the highest value of {quote(fn)}"
 
 
@@ -291,7 +297,7 @@ def _toward(e: Speaker, way: ast.Node) -> str:
 
 def _summed(e: Speaker, a: Args, name: str) -> str:
     """`sum(cards, c -> c.rank)` as "the sum of the numbers of the cards played"; another
-    lambda as "the sum, over your hand, of …" (its parameter said as "each")."""
+    lambda as "the sum of the cards in your hand, each counting …" (its parameter said as "it")."""
     fn, items = a[name], a["items"]
     owner = e.owner(items)
     where = f"the cards in {possessive(owner)} hand" if owner is not None else e.value(items)
@@ -302,7 +308,7 @@ def _summed(e: Speaker, a: Args, name: str) -> str:
             and body.name in CARD_WORDS:
         word = CARD_WORDS[body.name]
         return f"the sum of the {word if word.endswith('s') else plural(word)} of {where}"
-    return f"the sum, over {where}, of {e.with_var(fn.param, 'each', lambda: e.value(body))}"
+    return f"the sum of {where}, each counting {e.with_var(fn.param, 'it', lambda: e.value(body))}"
 
 
 def _question(e: Speaker, q: ast.Node) -> str:

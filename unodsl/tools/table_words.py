@@ -71,7 +71,7 @@ def play_lines(way: PlayWay, spec: Mapping[str, Any], zones: Mapping[str, Zone],
     e0 = english({})
     place = e0.zone_name(onto, "you") if not onto.builtin else e0.value(parse(onto.name))
     if way.row:
-        target, where = "the card played onto", f"onto a card of {place}"
+        target, where = "that card", f"onto a card of {place}"
     else:
         target = "the top card" if way.onto == "discard_pile" else f"the top card of {place}"
         where = f"onto {place}"
@@ -82,7 +82,7 @@ def play_lines(way: PlayWay, spec: Mapping[str, Any], zones: Mapping[str, Zone],
         f"{at_once} from your hand {where}"
     if spec.get("legal") and str(spec["legal"]).strip() != "true":
         legal = e.condition(str(spec["legal"]))
-        sentence += f", if {legal.replace('the first card', 'the card') if way.most == 1 else legal}"
+        sentence += f", if {legal.replace('the first card', 'your card') if way.most == 1 else legal}"
     out = [sentence + "."]
     to = zones[way.to]
     if way.to == "discard_pile":
@@ -91,7 +91,7 @@ def play_lines(way: PlayWay, spec: Mapping[str, Any], zones: Mapping[str, Zone],
                    "colour, its effect); the last one down is the new top card." if way.most > 1 else
                    f"The card {go.replace('go', 'goes')} as if played alone (its colour, its effect).")
     elif way.to != way.onto:
-        out.append(f"The cards go {'into' if to.shape == 'row' else 'onto'} "
+        out.append(f"The {'card goes' if way.most == 1 else 'cards go'} {'into' if to.shape == 'row' else 'onto'} "
                    f"{e0.zone_name(to, 'you') if not to.builtin else e0.value(parse(to.name))}.")
     elif way.row:
         out.append(f"The cards join {place}.")
