@@ -126,12 +126,12 @@ def test_another_play_is_offered_with_pass_after_a_play() -> None:
         "single: blue 6 on blue 4", "single: blue 5 on blue 4", "single: blue 6 on red 6", "pass"]
     said.clear()
     assert human.choose(g, d) is PASS
-    assert "Another play? Make one more, or pass to end your turn." in said[0]
+    assert "Another play? Make one of these, or pass to end your turn." in said[0]
     assert "center row: blue 4, red 6" in said[0]
     assert said[0].splitlines()[-2:] == ["  3. single: blue 6 on red 6", "  4. pass (end your turn)"]
     assert plain(help_text(d)).splitlines()[0] == (
-        "You have made a play: you may make another, onto a card or pile not played onto yet this turn, or pass to "
-        "end your turn.")
+        "You may make one more play, onto a card or pile not played onto yet this turn (after a draw: one with the "
+        "card drawn), or pass to end your turn.")
 
 
 def test_a_play_made_for_the_person_is_told_by_its_cards() -> None:

@@ -35,8 +35,8 @@ QUESTIONS = {
 }
 
 ANOTHER_PLAY = "another play"  # the prompt of a turn's next declared play (engine/flow.py)
-ANOTHER_HELP = ("You have made a play: you may make another, onto a card or pile not played onto yet this turn, "
-                "or pass to end your turn.")
+ANOTHER_HELP = ("You may make one more play, onto a card or pile not played onto yet this turn (after a draw: "
+                "one with the card drawn), or pass to end your turn.")
 
 HOW_TO_ANSWER = ("Answer with an option's number or its text (any case; a unique beginning such as "
                  "'dr' for 'draw' is enough). '?' shows this help, 'q' quits the game.")
@@ -147,7 +147,7 @@ def question(decision: Decision, names: Sequence[str] = ()) -> str:
     about = f" {card_text(decision.about)}" if decision.about is not None else ""
     kind = decision.kind
     if kind == "turn" and decision.prompt == ANOTHER_PLAY:
-        return "[bold]Another play?[/] Make one more, or pass to end your turn."
+        return "[bold]Another play?[/] Make one of these, or pass to end your turn."
     if kind == "turn":
         return "[bold]Your turn.[/] What do you play?"
     if kind == "drawn":
