@@ -156,3 +156,20 @@ def test_a_rule_on_a_declared_play_names_its_cards_and_the_card_played_onto() ->
     assert e.condition("count(cards) == 2 and target.color == first(cards).color") == (
         "the number of cards in the cards played is 2 and the colour of the card played onto is the first card's "
         "colour")
+
+
+def test_plays_that_stay_in_their_row_or_go_onto_a_declared_pile(tmp_path: Path) -> None:
+    variant = tmp_path / "row_and_pile.yaml"
+    text = ROW.read_text(encoding="utf-8")
+    head = text[:text.index("turn:")]
+    variant.write_text(head + "turn:\n  plays:\n"
+                       "    - name: lay_down\n      cards: {min: 1, max: 2}\n      onto: center_row\n"
+                       "    - name: bury\n      onto: vault\n      legal: first(cards).color == target.color\n"
+                       "  draw: {count: 1, then: keep}\n"
+                       "scoring:\n  round: winner_scores_others\n  target: 50\n", encoding="utf-8")
+    lines = _section(build(variant), "A turn")
+    assert lines[1:3] == [
+        "**Lay Down**: you may play one or two cards at once from your hand onto a card of the center row. The "
+        "cards join the center row.",
+        "**Bury**: you may play one card from your hand onto the vault pile, if your card's colour is the colour "
+        "of the top card of the vault pile."]

@@ -158,8 +158,8 @@ class English:
                 if attr == "back":
                     return f"the back of {owner}"
                 word = CARD_WORDS.get(attr) or PLAYER_WORDS.get(attr)
-                if word and owner.endswith((" onto", " played")):  # "the number of the card played onto"
-                    return f"the {word} of {owner}"
+                if word and (owner.endswith((" onto", " played")) or " of " in owner):
+                    return f"the {word} of {owner}"  # "the colour of the top card of the vault pile"
                 return f"{possessive(owner)} {word}" if word else quote(node)
             case ast.Call() if (text := self.defined(node)) is not None:
                 return text

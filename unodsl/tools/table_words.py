@@ -63,13 +63,18 @@ def _same(e: English, raw: str) -> str:
     return f" alike in {e.with_var('card', 'they', lambda: e.value(node))}"
 
 
+def _place(e: English, zone: Zone) -> str:
+    """A zone of the table in words: "the discard pile", "the center row", "the bonus row"."""
+    return e.value(parse(zone.name)) if zone.builtin else e.zone_name(zone, "you")
+
+
 def play_lines(way: PlayWay, spec: Mapping[str, Any], zones: Mapping[str, Zone],
                english: Callable[[dict[str, str]], English], others: bool) -> str:
     """A declared play as sentences: "**Doubles**: you may play two to four cards of one
     number at once onto the discard pile, if …"."""
     onto = zones[way.onto]
     e0 = english({})
-    place = e0.zone_name(onto, "you") if not onto.builtin else e0.value(parse(onto.name))
+    place = _place(e0, onto)
     if way.row:
         target, where = "that card", f"onto a card of {place}"
     else:
@@ -81,7 +86,7 @@ def play_lines(way: PlayWay, spec: Mapping[str, Any], zones: Mapping[str, Zone],
     sentence = f"**{lit(humanise(way.name))}**: {'instead, ' if others else ''}you may play {size(way)}{share}" \
         f"{at_once} from your hand {where}"
     if spec.get("legal") and str(spec["legal"]).strip() != "true":
-        legal = e.condition(str(spec["legal"]))
+        legal = e.condition(str(spec["legal"]))  # (`first(cards)` is "the first card": of one, "your card")
         sentence += f", if {legal.replace('the first card', 'your card') if way.most == 1 else legal}"
     out = [sentence + "."]
     to = zones[way.to]
@@ -92,9 +97,9 @@ def play_lines(way: PlayWay, spec: Mapping[str, Any], zones: Mapping[str, Zone],
                    f"The card {go.replace('go', 'goes')} as if played alone (its colour, its effect).")
     elif way.to != way.onto:
         out.append(f"The {'card goes' if way.most == 1 else 'cards go'} {'into' if to.shape == 'row' else 'onto'} "
-                   f"{e0.zone_name(to, 'you') if not to.builtin else e0.value(parse(to.name))}.")
+                   f"{_place(e0, to)}.")
     elif way.row:
-        out.append(f"The cards join {place}.")
+        out.append(f"The {'card joins' if way.most == 1 else 'cards join'} {place}.")
     if spec.get("then"):
         then = e.program(str(spec["then"]))
         out.append(f"After the play, {decapitalise(then[0])}" + "".join(f" {s}" for s in then[1:]))
