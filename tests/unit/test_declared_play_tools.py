@@ -161,3 +161,14 @@ def test_a_whole_game_at_a_declared_table_through_the_command(answer: str) -> No
     assert "center row: " in result.output and "vault: 3 cards (face down)" in result.output
     assert re.search(r"P1 \(you\) plays [a-z0-9 ]+ on [a-z]+ \d \((single|pair), \d+ left\)", result.output)
     assert "Final scores" in result.output
+
+
+def test_plays_onto_two_alike_cards_of_a_row_say_which() -> None:
+    g = Game(load_variant(ROW), 2, 1, stacked=deal_order([ANN, ["blue 5", "red 6", "red 6", "red 6", "red 5"]], 0)
+             + ["blue 3", "blue 3", *REST[2:]])
+    d = g.decision
+    assert d is not None
+    assert [option_text(o, d) for o in d.options] == [
+        "single: blue 5 on blue 3 (1st blue 3 from the left)", "single: blue 5 on blue 3 (2nd blue 3 from the left)",
+        "draw"]
+    assert [o.target for o in d.options[:2] if isinstance(o, Lay)] == g.places["center_row"]

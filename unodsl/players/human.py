@@ -57,7 +57,8 @@ def option_text(option: Any, decision: Decision, names: Sequence[str] = ()) -> s
     if isinstance(option, Play):
         return f"play {option.card.label}"
     if isinstance(option, Lay):  # "doubles: red 5 + yellow 5 on red 9"
-        return f"{_words(option.way)}: {' + '.join(c.label for c in option.cards)} on {option.target.label}"
+        return (f"{_words(option.way)}: {' + '.join(c.label for c in option.cards)} on {option.target.label}"
+                f"{_which(option, decision)}")
     if isinstance(option, Card):
         return option.label
     if isinstance(option, bool):
@@ -73,7 +74,7 @@ def option_markup(option: Any, decision: Decision, names: Sequence[str] = (), pe
         return f"play {card_text(option.card)}"
     if isinstance(option, Lay):
         return (f"[bold]{escape(_words(option.way))}[/]: {' + '.join(card_text(c) for c in option.cards)} "
-                f"on {card_text(option.target)}")
+                f"on {card_text(option.target)}{escape(_which(option, decision))}")
     if isinstance(option, Card):
         return card_text(option)
     if decision.kind == "color" and isinstance(option, str):
@@ -87,6 +88,18 @@ def option_markup(option: Any, decision: Decision, names: Sequence[str] = (), pe
     if option is PASS:
         return "pass [dim](nothing else is possible)[/]"
     return escape(option_text(option, decision, names))
+
+
+def _which(option: Lay, decision: Decision) -> str:
+    """Which of two alike cards of a row a play goes onto, when the decision offers both:
+    " (2nd blue 3 from the left)" (the options list a row's targets from its first); else ""."""
+    alike = [o.target.id for o in decision.options if isinstance(o, Lay) and o.target.label == option.target.label]
+    ids = list(dict.fromkeys(alike))
+    if len(ids) < 2:
+        return ""
+    k = ids.index(option.target.id) + 1
+    nth = f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+    return f" ({nth} {option.target.label} from the left)"
 
 
 def _words(name: str) -> str:
