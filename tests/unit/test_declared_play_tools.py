@@ -164,8 +164,8 @@ def test_a_whole_game_at_a_declared_table_through_the_command(answer: str) -> No
 
 
 def test_plays_onto_two_alike_cards_of_a_row_say_which() -> None:
-    g = Game(load_variant(ROW), 2, 1, stacked=deal_order([ANN, ["blue 5", "red 6", "red 6", "red 6", "red 5"]], 0)
-             + ["blue 3", "blue 3", *REST[2:]])
+    bob = ["blue 5", "red 6", "red 6", "red 6", "red 5"]
+    g = Game(load_variant(ROW), 2, 1, stacked=[*deal_order([ANN, bob], 0), "blue 3", "blue 3", *REST[2:]])
     d = g.decision
     assert d is not None
     assert [option_text(o, d) for o in d.options] == [
