@@ -163,7 +163,7 @@ class _Book:
 
     def table(self) -> list[Block]:
         """The zones the variant declares, beside the draw pile, the discard pile and the hands."""
-        lines = zone_lines(self.v.zones)
+        lines = zone_lines(self.v.zones, self.v.turn.plays)
         if not lines:
             return []
         return [Heading(2, "The table"),

@@ -21,13 +21,14 @@ from .wording import CARD_WORDS, capitalise, decapitalise, humanise, words
 NUMBERS = ("no", "one", "two", "three", "four")  # a play takes at most 4 cards (the schema's bound)
 
 
-def zone_lines(zones: tuple[Zone, ...]) -> list[str]:
+def zone_lines(zones: tuple[Zone, ...], plays: tuple[PlayWay, ...] = ()) -> list[str]:
     """One line for each zone the variant declares: its name, what it is, who sees it, how
-    many cards it holds."""
-    return [_zone_line(z) for z in zones if not z.builtin]
+    many cards it holds, and whether plays are made onto it."""
+    targets = {w.onto for w in plays}
+    return [_zone_line(z, z.name in targets) for z in zones if not z.builtin]
 
 
-def _zone_line(z: Zone) -> str:
+def _zone_line(z: Zone, target: bool) -> str:
     head = f"**{lit(humanise(z.name))}** ({code(z.name)}): "
     what = f"{lit(z.description.rstrip('.'))}. " if z.description else ""
     shows = "none" if z.shows == "owner" and z.owner == "table" else z.shows  # (the table's: no one's)
@@ -35,7 +36,9 @@ def _zone_line(z: Zone) -> str:
             "owner": "seen only by its player: the others see how many cards it holds"}[shows]
     where = f"one {z.shape} for each player, {seen}" if z.owner == "player" else f"a {z.shape} on the table, {seen}"
     if z.shape == "row":
-        where += "; its cards lie side by side, and each can be played onto"
+        where += "; its cards lie side by side" + (", and each can be played onto" if target else "")
+    elif target:
+        where += "; its top card is played onto"
     room = "" if z.capacity is None else f" It holds at most {_cards(z.capacity)}: a card moved to it when it " \
         "is full stays where it was."
     return f"{head}{what}{capitalise(where) if what else where}.{room}"
