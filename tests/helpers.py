@@ -175,7 +175,7 @@ def classic_with(tmp_path: Path, old: str, new: str, name: str = "v.yaml") -> Pa
 
 
 # The places a variant file holds text of its author's (the hostile-text tests put any string there).
-TEXT_PLACES = ("name", "description", "source", "card", "option", "rule", "flag")
+TEXT_PLACES = ("name", "description", "source", "card", "option", "rule", "flag", "zone", "play")
 
 
 def text_at(place: str, text: str) -> str:
@@ -187,5 +187,7 @@ def text_at(place: str, text: str) -> str:
         "option": f"options: {{draw_until_playable: {{description: {q}}}}}",
         "rule": f"rules:\n  - name: {q}\n    on: card_played\n    do: flag(player, \"seen\")",
         "flag": "rules:\n  - name: marked\n    on: card_played\n    do: " + json.dumps(f"flag(player, {q})"),
+        "zone": f"zones: {{lost_cards: {{description: {q}}}}}",
+        "play": f"turn: {{plays: [{{name: twin, cards: 2, same: card.rank, description: {q}}}]}}",
     }[place]
     return f"extends: {(VARIANTS / 'classic.yaml').as_posix()}\n{body}\n"

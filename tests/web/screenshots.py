@@ -41,6 +41,7 @@ SHOTS = {  # each picture: what it shows (its alt text in docs/serve.md says the
     "serve-spectator.png": "a spectator's page",
     "serve-phone.png": "a turn on a phone",
     "serve-flip.png": "a Flip table on its dark side",
+    "serve-dos.png": "a DOS table: the Center Row and the double matches offered",
 }
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
@@ -198,6 +199,30 @@ def flip(browser: Any, out: Path, tmp: Path) -> None:
         context.close()
 
 
+def dos(browser: Any, out: Path, tmp: Path) -> None:
+    """A table with declared zones and plays: DOS's Center Row, and the matches offered as buttons."""
+    from .browser import Player
+
+    args = ["dos", "--seats", "3", "--bots", "random", "--port", "0", "--seed", "5", "--bot-delay", "0",
+            "--games", "games-dos"]
+    with serve(args, tmp) as printed:
+        context = browser.new_context(viewport=DESKTOP)
+        player = Player(context, link(printed))
+        player.page.wait_for_selector("#h-start:not([disabled])")
+        player.page.click("#h-start")
+        doubles = "#options button[data-what='lay']:has-text('double match')"
+        for _ in range(40):  # a few turns in, to a turn that offers a double match
+            player.page.wait_for_selector("#options button")
+            if player.page.locator(doubles).count():
+                break
+            player.move()
+            player.page.wait_for_timeout(250)
+        player.page.wait_for_selector(doubles)
+        settle(player.page)
+        player.page.screenshot(path=str(out / "serve-dos.png"))
+        context.close()
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -211,6 +236,7 @@ def main() -> None:
         classic(browser, args.dir, Path(tmp))
         phone(browser, args.dir, Path(tmp))
         flip(browser, args.dir, Path(tmp))
+        dos(browser, args.dir, Path(tmp))
         browser.close()
     write_manifest(args.dir)
     print("written:", *(args.dir / name for name in SHOTS), args.dir / MANIFEST)

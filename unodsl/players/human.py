@@ -15,10 +15,10 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..engine.actions import DRAW, KEEP, KINDS, PASS, Decision, Play
+from ..engine.actions import DRAW, KEEP, KINDS, PASS, Decision, Lay, Play
 from ..engine.cards import Card
 from ..engine.game import Game
-from ..engine.view import PlayerView
+from ..engine.view import PlayerView, ZoneView
 from .narrator import STYLES, Narrator, card_text, color_text
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
@@ -33,6 +33,10 @@ QUESTIONS = {
     "catch_uno": "Someone did not call UNO. Catch them?",
     "challenge": "Challenge the card just played?",
 }
+
+ANOTHER_PLAY = "another play"  # the prompt of a turn's next declared play (engine/flow.py)
+ANOTHER_HELP = ("You may make one more play, onto a card or pile not played onto yet this turn (after a draw: "
+                "one with the card drawn), or pass to end your turn.")
 
 HOW_TO_ANSWER = ("Answer with an option's number or its text (any case; a unique beginning such as "
                  "'dr' for 'draw' is enough). '?' shows this help, 'q' quits the game.")
@@ -52,6 +56,9 @@ def option_text(option: Any, decision: Decision, names: Sequence[str] = ()) -> s
     """An option as plain text: "play red 7", "draw", "keep", "red", "P2 (greedy)", "yes"."""
     if isinstance(option, Play):
         return f"play {option.card.label}"
+    if isinstance(option, Lay):  # "doubles: red 5 + yellow 5 on red 9"
+        return (f"{_words(option.way)}: {' + '.join(c.label for c in option.cards)} on {option.target.label}"
+                f"{_which(option, decision)}")
     if isinstance(option, Card):
         return option.label
     if isinstance(option, bool):
@@ -65,6 +72,9 @@ def option_markup(option: Any, decision: Decision, names: Sequence[str] = (), pe
     """An option as rich markup: card labels and colours coloured as the narration does."""
     if isinstance(option, Play):
         return f"play {card_text(option.card)}"
+    if isinstance(option, Lay):
+        return (f"[bold]{escape(_words(option.way))}[/]: {' + '.join(card_text(c) for c in option.cards)} "
+                f"on {card_text(option.target)}{escape(_which(option, decision))}")
     if isinstance(option, Card):
         return card_text(option)
     if decision.kind == "color" and isinstance(option, str):
@@ -73,9 +83,28 @@ def option_markup(option: Any, decision: Decision, names: Sequence[str] = (), pe
         return f"draw [dim](take the penalty: {penalty} cards)[/]"
     if option is KEEP:
         return "keep [dim](the card stays in your hand)[/]"
+    if option is PASS and decision.prompt == ANOTHER_PLAY:
+        return "pass [dim](end your turn)[/]"
     if option is PASS:
         return "pass [dim](nothing else is possible)[/]"
     return escape(option_text(option, decision, names))
+
+
+def _which(option: Lay, decision: Decision) -> str:
+    """Which of two alike cards of a row a play goes onto, when the decision offers both:
+    " (2nd blue 3 from the left)" (the options list a row's targets from its first); else ""."""
+    alike = [o.target.id for o in decision.options if isinstance(o, Lay) and o.target.label == option.target.label]
+    ids = list(dict.fromkeys(alike))
+    if len(ids) < 2:
+        return ""
+    k = ids.index(option.target.id) + 1
+    nth = f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+    return f" ({nth} {option.target.label} from the left)"
+
+
+def _words(name: str) -> str:
+    """A name from the variant file in words (`double_match` → "double match")."""
+    return name.replace("_", " ")
 
 
 def _aliases(option: Any, decision: Decision, names: Sequence[str]) -> list[str]:
@@ -145,6 +174,8 @@ def question(decision: Decision, names: Sequence[str] = ()) -> str:
     """What the decision asks, as markup."""
     about = f" {card_text(decision.about)}" if decision.about is not None else ""
     kind = decision.kind
+    if kind == "turn" and decision.prompt == ANOTHER_PLAY:
+        return "[bold]Another play?[/] Make one of these, or pass to end your turn."
     if kind == "turn":
         return "[bold]Your turn.[/] What do you play?"
     if kind == "drawn":
@@ -180,10 +211,28 @@ def _hand(cards: Sequence[Card]) -> str:
     return ", ".join(card_text(c) for c in ordered) or "[dim](empty)[/]"
 
 
-def table_lines(view: PlayerView, names: Sequence[str] = ()) -> list[str]:
-    """The table as `view.player` sees it: top card and colour, the other players'
-    hand sizes (and, with two-faced cards, the backs turned towards them), the
-    scores, and their own hand."""
+def zone_line(z: ZoneView, me: int, names: Sequence[str] = (), row: bool = False) -> str:
+    """A zone of `zones:` as `me` sees it: a row's cards, a pile's top and size, or only
+    how many cards it holds (face down, or another player's)."""
+    name = escape(_words(z.name))
+    whose = name if z.seat is None else f"your {name}" if z.seat == me else \
+        f"{escape(_name(names, z.seat))}'s {name}"
+    count = f"{z.size} card{'s' if z.size != 1 else ''}"
+    if z.cards is None:
+        what = f"{count} [dim]({'face down' if z.seat is None or z.seat == me else 'only they see them'})[/]"
+    elif not z.cards:
+        what = "[dim](empty)[/]"
+    elif row or len(z.cards) == 1:
+        what = ", ".join(label_markup(c) for c in z.cards)
+    else:
+        what = f"{label_markup(z.cards[-1])} on top ({count})"
+    return f"{whose}: {what}"
+
+
+def table_lines(view: PlayerView, names: Sequence[str] = (), rows: frozenset[str] = frozenset()) -> list[str]:
+    """The table as `view.player` sees it: top card and colour, the zones of `zones:`
+    (`rows`: those whose cards lie side by side), the other players' hand sizes (and,
+    with two-faced cards, the backs turned towards them), the scores, and their own hand."""
     me = view.player
     lines = []
     top = f"top card: {label_markup(view.top)}" if view.top is not None else "no card turned up yet"
@@ -196,6 +245,7 @@ def table_lines(view: PlayerView, names: Sequence[str] = ()) -> list[str]:
         if view.draw_pile_back is not None:
             top += f" (draw pile shows {escape(view.draw_pile_back)})"
     lines.append(top)
+    lines += [zone_line(z, me, names, z.name in rows) for z in view.zones]
     if view.penalty:
         lines.append(f"[bold red]a penalty of {view.penalty} cards is pending on you[/]")
     for o in view.opponents:
@@ -219,16 +269,24 @@ def options_lines(decision: Decision, names: Sequence[str] = (), penalty: int = 
             for i, o in enumerate(decision.options, 1)]
 
 
-def render_prompt(view: PlayerView, decision: Decision, names: Sequence[str] = ()) -> str:
+def render_prompt(view: PlayerView, decision: Decision, names: Sequence[str] = (),
+                  rows: frozenset[str] = frozenset()) -> str:
     """The whole prompt for a decision, as markup: the table, the question, the options."""
     rule = f"[dim]── {escape(_name(names, view.player))} ──[/]"
-    body = [rule, *("  " + line for line in table_lines(view, names)), question(decision, names),
+    body = [rule, *("  " + line for line in table_lines(view, names, rows)), question(decision, names),
             *options_lines(decision, names, view.penalty)]
     return "\n".join(body)
 
 
+def kind_help(decision: Decision) -> str:
+    """What a decision means, for a person asked it (plain text)."""
+    if decision.kind == "turn" and decision.prompt == ANOTHER_PLAY:
+        return ANOTHER_HELP
+    return KIND_HELP.get(decision.kind, "Pick one of the options.")
+
+
 def help_text(decision: Decision, names: Sequence[str] = (), penalty: int = 0) -> str:
-    lines = [f"[bold]{KIND_HELP.get(decision.kind, 'Pick one of the options.')}[/]",
+    lines = [f"[bold]{escape(kind_help(decision))}[/]",
              question(decision, names), *options_lines(decision, names, penalty), escape(HOW_TO_ANSWER)]
     return "\n".join(lines)
 
@@ -276,7 +334,8 @@ class HumanAgent:
     def choose(self, game: Game, decision: Decision) -> Any:
         view = game.view(decision.player)
         self.asked += 1
-        self.say(render_prompt(view, decision, self.names))
+        rows = frozenset(z.name for z in game.variant.zones if z.shape == "row")
+        self.say(render_prompt(view, decision, self.names, rows))
         n = len(decision.options)
         span = number_range(decision) if decision.kind == "int" else f"1–{n}"
         while True:
@@ -311,6 +370,8 @@ class PlayNarrator(Narrator):
         self.drawn: dict[int, list[Card]] = {}
 
     def on_card_played(self, d: dict[str, Any]) -> None:
+        if self.laid(d):
+            return
         left = len(self.game.hands[d["player"]])
         self.say(f"  {self.who(d['player'])} plays {card_text(d['card'])} ({left} left)")
 
@@ -359,6 +420,8 @@ def forced_text(kind: str, value: Any, penalty: int = 0, names: Sequence[str] = 
             return "you can neither play nor draw: you pass"
         if isinstance(value, Card):
             return f"your only move: you have to play {card_text(value)}"
+        if isinstance(value, list):  # a declared play's cards
+            return f"your only move: you have to play {' and '.join(card_text(c) for c in value)}"
     if kind == "color" and isinstance(value, str):
         return f"only one colour can be named: {color_text(value)}"
     if kind == "player" and isinstance(value, int):

@@ -67,6 +67,7 @@ class Narrator:
         self.pending: dict[int, int] = {}  # cards drawn and not told yet, by player
         self.penalty_told = False
         self.taking = 0  # the penalty the current player chose to take, until drawn
+        self.laying: list[Card] = []  # a declared play's cards still to be played onto the discard pile
         # A handler for the events told with more than their narration (see told_events).
         self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             name: getattr(self, f"on_{name}") for name in EVENTS if hasattr(self, f"on_{name}")}
@@ -129,7 +130,7 @@ class Narrator:
 
     def on_turn_start(self, d: dict[str, Any]) -> None:
         self.flush_setup()
-        self.cause, self.asked = None, None
+        self.cause, self.asked, self.laying = None, None, []
 
     def flush_setup(self) -> None:
         """Sum up the questions answered during setup (a draft), once."""
@@ -149,7 +150,32 @@ class Narrator:
         self.cause, self.asked = f"the first card, {card_text(d['card'])}", None
         self.say(f"  first card: {card_text(d['card'])}")
 
+    def on_cards_played(self, d: dict[str, Any]) -> None:
+        """A declared play, told once: its cards, their target, the play and the cards left.
+        Onto the discard pile its cards are then played one by one: each is told by its
+        effects only (see `laid`)."""
+        p, cards = d["player"], d["cards"]
+        onto_pile = d["to"] == "discard_pile"
+        self.laying = list(cards) if onto_pile else []
+        left = len(self.game.hands[p]) - (len(cards) if onto_pile else 0)
+        play = str(d["play"]).replace("_", " ")
+        self.cause, self.asked, self.jumping = f"{self.who(p)}'s {escape(play)}", None, None
+        self.say("  " + self.told("cards_played", {**d, "play": f"{play}, {left} left"}))
+
+    def laid(self, d: dict[str, Any]) -> bool:
+        """Whether a card played is one of the declared play just told: it is not told
+        again, and what follows keeps the play as its cause (a card's own effects cannot be
+        told apart from the play's `then:`)."""
+        card = d["card"]
+        if not any(c is card for c in self.laying):
+            return False
+        self.laying = [c for c in self.laying if c is not card]
+        self.asked = None
+        return True
+
     def on_card_played(self, d: dict[str, Any]) -> None:
+        if self.laid(d):
+            return
         card: Card = d["card"]
         left = len(self.game.hands[d["player"]])
         self.cause, self.asked = f"{self.who(d['player'])}'s {card_text(card)}", None

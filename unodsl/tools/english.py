@@ -25,7 +25,7 @@ from ..engine.primitives import REGISTRY
 from ..lang import ast
 from ..lang.parse import parse
 from ..lang.static import option_read
-from ..model import Define
+from ..model import Define, Zone
 from .clauses import Clause, Part, finish, run_on
 from .inline import code, lit
 from .phrases import said
@@ -50,6 +50,11 @@ FIELDS: dict[str, str] = {
     "points": "the points", "scores": "the scores", "team": "the winning team",
 }
 
+# Words that name a place already: a declared zone whose name ends with one is said as it is
+# ("the center row", "your stock"); any other gets its shape ("the bonus row", "the vault pile").
+PLACE_WORDS = frozenset({"row", "pile", "stock", "deck", "area", "zone", "line", "stack", "heap", "box", "tableau",
+                         "hand", "board", "market", "reserve", "well", "foundation", "discard", "discards"})
+
 _COMPARE = {"==": "{is}", "!=": "{is} not", "<": "{is} less than", "<=": "{is} at most",
             ">": "{is} more than", ">=": "{is} at least"}
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
@@ -66,6 +71,7 @@ class English:
     fields: Mapping[str, str] = field(default_factory=dict)
     vars: dict[str, str] = field(default_factory=dict)
     functions: Mapping[str, Define] = field(default_factory=dict)  # the variant's `define:`, by name
+    zones: Mapping[str, Zone] = field(default_factory=dict)  # the variant's `zones:`, by name
 
     # -- entry points --------------------------------------------------------
     def program(self, source: str) -> list[str]:
@@ -115,10 +121,20 @@ class English:
             return self.card
         if name in self.fields:
             return self.fields[name]
+        if name in self.zones:
+            return self.zone_name(self.zones[name], self.player)
         builtin = REGISTRY.names.get(name)
         if builtin is not None and builtin.says is not None:
             return builtin.says.replace("{player:poss}", possessive(self.player))
         return code(name)
+
+    def zone_name(self, zone: Zone, owner: str) -> str:
+        """A declared zone by its name, said as a place: "the center row", "the bonus row"
+        (a name that is no place's word gets its shape), or one per player: "your stock"."""
+        said = lit(words(zone.name))
+        if said.rsplit(" ", 1)[-1] not in PLACE_WORDS:
+            said += f" {zone.shape}"
+        return f"{possessive(owner)} {said}" if zone.owner == "player" else f"the {said}"
 
     # -- noun phrases --------------------------------------------------------
     def value(self, node: ast.Node) -> str:
@@ -137,9 +153,13 @@ class English:
                 return f"{humanise(attr)} (option `{attr}`)"  # its value is in the rulebook's list of options
             case ast.Attr(obj=obj, name=attr):
                 owner = self.value(obj)
+                if attr in self.zones:  # a player's zone of `zones:` (`p.stock`)
+                    return self.zone_name(self.zones[attr], owner)
                 if attr == "back":
                     return f"the back of {owner}"
                 word = CARD_WORDS.get(attr) or PLAYER_WORDS.get(attr)
+                if word and (owner.endswith((" onto", " played")) or " of " in owner):
+                    return f"the {word} of {owner}"  # "the colour of the top card of the vault pile"
                 return f"{possessive(owner)} {word}" if word else quote(node)
             case ast.Call() if (text := self.defined(node)) is not None:
                 return text
@@ -150,7 +170,7 @@ class English:
                     return "whether " + says.clause.text()
                 return quote(node)
             case ast.Binary(op=op, left=a, right=b) if op in _ARITH:
-                return f"{self.value(a)} {_ARITH[op]} {self.value(b)}"
+                return f"{self.operand(a)} {_ARITH[op]} {self.operand(b)}"
             case ast.Unary(op="-", operand=x):
                 return f"minus {self.value(x)}"
             case ast.Binary() | ast.Unary(op="not"):
@@ -160,6 +180,11 @@ class English:
             case ast.ListExpr(items=items):
                 return join([self.value(i) for i in items])
         return quote(node)
+
+    def operand(self, node: ast.Node) -> str:
+        """An operand of arithmetic: an `if` in brackets, so that "plus" says what it adds."""
+        said = self.value(node)
+        return f"({said})" if isinstance(node, ast.If) and node.orelse is not None else said
 
     def defined(self, node: ast.Call) -> str | None:
         """A call of a function the variant defines: in its words (`says:`, each `{param}`
@@ -227,7 +252,15 @@ class English:
 
     def compare(self, op: str, a: ast.Node, b: ast.Node) -> Clause:
         if isinstance(b, ast.Literal) and b.value is None and op in ("==", "!="):
-            thing = self.value(a).removeprefix("the ")
+            if isinstance(a, ast.Attr) and a.name in CARD_WORDS and option_read(a) is None and a.name != "back":
+                word = CARD_WORDS[a.name]  # "it has no number", "the top card has a colour"
+                return Clause(self.value(a.obj), f"{{has}} no {word}" if op == "==" else f"{{has}} {article(word)}")
+            said = self.value(a)
+            owned = re.fullmatch(r"(.+?)'s ([a-z]+(?: [a-z]+)*)", said)  # "that card's number": it has none
+            if owned is not None:
+                word = owned[2]
+                return Clause(owned[1], f"{{has}} no {word}" if op == "==" else f"{{has}} {article(word)}")
+            thing = said.removeprefix("the ")
             return Clause(None, f"there is no {thing}" if op == "==" else f"there is {article(thing)}")
         held = self._held(a, op, b)
         if held is not None:
@@ -377,10 +410,10 @@ class English:
                 and REGISTRY.primitives[value.func].kind == "choice" and (says := said(self, value)) is not None:
             act = says.act or says.clause
             assert act is not None
-            self.vars[var] = label if bool_like else f"the {label}"
+            self.vars[var] = label if bool_like or len(var) <= 2 else f"the {label}"
             return [Clause(act.subject, f"{act.verb} (“{label}”)", act.many)]
         shown = self.value(value)
-        self.vars[var] = label if bool_like else f"the {label}"
+        self.vars[var] = label if bool_like or len(var) <= 2 else f"the {label}"  # a letter is a name: "c", "na"
         return [f"Note {shown} (“{label}”)."]
 
 
@@ -394,8 +427,17 @@ def event_phrase(event: str) -> str:
     return EVENT_PHRASES.get(event, f"{code(event)} happens")
 
 
+# Fields whose words differ on one event: a declared play's `target` is a card, not a pile.
+EVENT_FIELDS: dict[str, dict[str, str]] = {
+    "cards_played": {"cards": "the cards played", "target": "the card played onto", "play": "the play's name",
+                     "to": "where the cards go"},
+}
+
+
 def field_phrases(event: str) -> dict[str, str]:
-    return {f: FIELDS[f] for f in (EVENTS[event].fields if event in EVENTS else {}) if f in FIELDS}
+    fields = EVENTS[event].fields if event in EVENTS else {}
+    own = EVENT_FIELDS.get(event, {})
+    return {f: own.get(f) or FIELDS[f] for f in fields if f in own or f in FIELDS}
 
 
 def is_fallback(sentence: str) -> bool:

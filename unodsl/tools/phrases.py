@@ -6,7 +6,8 @@ A slot is `{param}` (the argument as a noun phrase), `{param:form}` (the argumen
 one of FORMS), `{param.inner}` (an argument of the call given as `param`), `{call}`
 (the call as written) or `{player}`; anything else in braces is a mark of the verb
 ({s} {is} {their} …), which agrees with the subject later (clauses.py). A case holds
-when each of its shapes does: `param:shape` (SHAPES) or `param=text` (a literal).
+when each of its shapes does: `param:shape` (SHAPES) or `param=text` (a literal, or a name,
+as written).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Speaker(Protocol):
     """What the phrases need of the renderer (english.English)."""
 
     player: str
+    vars: dict[str, str]  # the names bound here (a lambda's parameter, a variable, a function's parameter)
 
     def value(self, node: ast.Node) -> str: ...
 
@@ -138,13 +140,18 @@ def _call(node: ast.Node) -> ast.Call:
 def _holds(e: Speaker, a: Args, shape: str) -> bool:
     name, eq, text = shape.partition("=")
     if eq:
-        return _literal(a.bound.get(name), text)
+        node = a.bound.get(name)
+        if isinstance(node, ast.Name) and node.id in e.vars:  # a name bound here is not the language's
+            return False
+        return _literal(node, text)
     name, _, test = shape.partition(":")
     return SHAPES[test](e, a, name)
 
 
 def _literal(node: ast.Node | None, text: str) -> bool:
-    """Whether `node` is the literal written `text`."""
+    """Whether `node` is the literal (or the name) written `text`."""
+    if isinstance(node, ast.Name):
+        return node.id == text
     return isinstance(node, ast.Literal) and _literal_text(node.value) == text
 
 
@@ -262,6 +269,8 @@ def _highest(e: Speaker, fn: ast.Node) -> str:
     if isinstance(fn, ast.Lambda) and isinstance(fn.body, ast.Attr) and isinstance(fn.body.obj, ast.Name) \
             and fn.body.obj.id == fn.param and fn.body.name in CARD_WORDS:
         return f"the highest {CARD_WORDS[fn.body.name]}"
+    if isinstance(fn, ast.Lambda):  # "the highest value, each card counting 0 if it is wild, otherwise its number"
+        return f"the highest value, each card counting {e.with_var(fn.param, 'it', lambda: e.value(fn.body))}"
     return f"the highest value of {quote(fn)}"
 
 
@@ -284,6 +293,22 @@ def _toward(e: Speaker, way: ast.Node) -> str:
     return ("" if isinstance(way, ast.Name) and way.id == "direction" else " to the left" if int_literal(way) == 1
             else " to the right" if isinstance(way, ast.Unary) and int_literal(way.operand) == 1 else
             f" in direction {e.value(way)}")
+
+
+def _summed(e: Speaker, a: Args, name: str) -> str:
+    """`sum(cards, c -> c.rank)` as "the sum of the numbers of the cards played"; another
+    lambda as "the sum of the cards in your hand, each counting …" (its parameter said as "it")."""
+    fn, items = a[name], a["items"]
+    owner = e.owner(items)
+    where = f"the cards in {possessive(owner)} hand" if owner is not None else e.value(items)
+    if not isinstance(fn, ast.Lambda):
+        return f"the sum of {quote(fn)} over {where}"
+    body = fn.body
+    if isinstance(body, ast.Attr) and isinstance(body.obj, ast.Name) and body.obj.id == fn.param \
+            and body.name in CARD_WORDS:
+        word = CARD_WORDS[body.name]
+        return f"the sum of the {word if word.endswith('s') else plural(word)} of {where}"
+    return f"the sum of {where}, each counting {e.with_var(fn.param, 'it', lambda: e.value(body))}"
 
 
 def _question(e: Speaker, q: ast.Node) -> str:
@@ -330,6 +355,7 @@ FORMS: dict[str, Form] = {
     "way": lambda e, a, n, x: _way(e, a[n]),                               # "to the left"
     "toward": lambda e, a, n, x: _toward(e, a[n]),                         # " to the left" or ""
     "and_zone": lambda e, a, n, x: f" and {zone(e, a[n])}" if n in a.given else "",
+    "summed": lambda e, a, n, x: _summed(e, a, n),                         # "the sum of the numbers of …"
     "question": lambda e, a, n, x: _question(e, a[n]),                     # a question's words
     "looking_at": lambda e, a, n, x: _looking_at(e, a[n]),                 # ", looking at the top card" or ""
     "purpose": lambda e, a, n, x: _purpose(e, a[n]),                       # " to give away" or ""

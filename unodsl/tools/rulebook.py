@@ -29,6 +29,7 @@ from ..variant.resolve import load_tree, shipped_dir
 from .english import EVENT_PLAYERS, English, event_phrase, field_phrases
 from .inline import code, html_inline, lit, markdown_inline, one_line, unmarked
 from .phrases import amount
+from .table_words import turn_lines, zone_lines
 from .wording import humanise
 
 # -- the document --------------------------------------------------------------
@@ -96,7 +97,8 @@ class _Book:
     def english(self, player: str = "you", card: str = "this card", fields: Mapping[str, str] | None = None
                 ) -> English:
         return English(frozenset(self.v.kinds), player=player, card=card, fields=dict(fields or {}),
-                       functions={f.name: f for f in self.v.functions})
+                       functions={f.name: f for f in self.v.functions},
+                       zones={z.name: z for z in self.v.zones if not z.builtin})
 
     def blocks(self) -> list[Block]:
         out: list[Block] = [Heading(1, lit(self.v.name))]
@@ -108,8 +110,8 @@ class _Book:
         if self.d.get("source"):
             made += f" Source: {lit(str(self.d['source']))}."
         out.append(Para(f"*{made}*"))
-        for section in (self.players, self.deck, self.setup, self.turn, self.functions, self.cards, self.rules,
-                        self.scoring, self.options):
+        for section in (self.players, self.deck, self.table, self.setup, self.turn, self.functions, self.cards,
+                        self.rules, self.scoring, self.options):
             out += section()
         return out
 
@@ -159,6 +161,15 @@ class _Book:
                          "yes" if self.v.kinds[kind].wild else ""))
         return Table(("Card", "Colours", "Ranks", "Count", "Points", "Wild"), tuple(rows), colour_column=1)
 
+    def table(self) -> list[Block]:
+        """The zones the variant declares, beside the draw pile, the discard pile and the hands."""
+        lines = zone_lines(self.v.zones, self.v.turn.plays)
+        if not lines:
+            return []
+        return [Heading(2, "The table"),
+                Para("Besides the draw pile, the discard pile and the hands, the cards lie in these places "
+                     "(each is empty when a round begins):"), Items(tuple(lines))]
+
     def setup(self) -> list[Block]:
         out: list[Block] = [Heading(2, "Set-up")]
         e = self.english(player="the dealer")
@@ -179,14 +190,19 @@ class _Book:
         turn = self.d.get("turn", {})
         match = str(turn.get("match", "")) or None
         e = self.english(card="it")
-        if match is None:
+        if t.match is None:
+            play = ""
+        elif match is None:
             play = ("You may play a card that is wild, of the current colour, "
                     "or of the same number or symbol as the top card.")
         elif match.strip() == "true":
             play = "You may play any card from your hand."
         else:
             play = f"You may play a card from your hand if {e.condition(match)}."
-        lines = [play + " Some cards have a further condition (see The cards)."]
+        lines = [play + " Some cards have a further condition (see The cards)."] if play else []
+        if t.plays:
+            lines += turn_lines(t.plays, turn.get("plays", []), {z.name: z for z in self.v.zones},
+                                lambda fields: self.english(fields=fields), t.match is not None, t.plays_per_turn)
         if t.must_play_if_able:
             lines.append("You must play if you can.")
         elif not turn.get("draw", {}).get("allowed_if"):
@@ -203,6 +219,10 @@ class _Book:
         if d.allowed_if is not None and turn.get("draw", {}).get("allowed_if"):
             lines.append(f"You may draw only if {e.condition(turn['draw']['allowed_if'])}; "
                          "otherwise you must play.")
+        if t.match is None and d.then != "keep":  # only the declared plays: one that uses the card drawn
+            lines.append("If a play above can be made with the card drawn, you may make one that uses it at once; "
+                         "otherwise your turn ends.")
+            return [Heading(2, "A turn"), Items(tuple(lines))]
         lines.append({"may_play": "If the card drawn can be played, you may play it at once; "
                                   "otherwise your turn ends.",
                       "must_play": "If the card drawn can be played, you must play it at once; "

@@ -17,10 +17,10 @@ from typing import Any
 
 from rich.text import Text
 
-from ..engine.actions import Decision, Play
+from ..engine.actions import Decision, Lay, Play
 from ..engine.cards import Card
 from ..model import Variant
-from ..players.human import KIND_HELP, option_text, question
+from ..players.human import kind_help, option_text, question
 from .knowledge import Knowledge
 
 # The asks a page answers with its UNO button (engine asks named in variant files;
@@ -157,6 +157,10 @@ def public_data(k: Knowledge, looks: dict[str, FaceLook]) -> dict[str, Any]:
         # whose turn it is; any other question is "someone is deciding", without a name
         "turn": k.turn, "deciding": k.deciding,
         "over": k.over, "winner": k.winner, "two_sided": k.two_sided,
+        # the zones of `zones:`: a row's cards, a pile's top; cards None when this page may not see them
+        "zones": [{"name": z.name, "title": z.name.replace("_", " "), "seat": z.seat, "row": z.row, "size": z.size,
+                   "cards": None if z.cards is None else [label_data(c, looks) for c in z.cards], "about": z.about}
+                  for z in k.zones],
     }
 
 
@@ -181,7 +185,7 @@ def decision_data(d: Decision, decision_id: str | None, labels: Sequence[str], p
     what it is (a card to play, an action word, a colour, a seat, a card, yes or no, a number)."""
     return {"id": decision_id, "kind": d.kind, "prompt": d.prompt,
             "question": Text.from_markup(question(d, labels)).plain,
-            "help": KIND_HELP.get(d.kind, "Pick one of the options."),
+            "help": kind_help(d),
             "about": card_data(d.about) if d.about is not None else None,
             "penalty": penalty,
             "options": [option_data(o, d, labels) for o in d.options]}
@@ -191,6 +195,9 @@ def option_data(option: Any, d: Decision, labels: Sequence[str]) -> dict[str, An
     text = option_text(option, d, labels)
     if type(option) is Play:
         return {"what": "play", "text": text, "card": card_data(option.card)}
+    if type(option) is Lay:  # a declared play: its name, its cards in order, the card played onto
+        return {"what": "lay", "text": text, "play": option.way, "cards": [card_data(c) for c in option.cards],
+                "target": card_data(option.target)}
     if type(option) is Card:
         return {"what": "card", "text": text, "card": card_data(option)}
     if type(option) is bool:

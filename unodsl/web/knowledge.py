@@ -2,10 +2,11 @@
 
 `knowledge(game, seat)` is the one place the web table reads a game for a page. It
 takes `Game.observation(seat)` (engine/view.py: its own hand, the public piles, the
-others' sizes, scores, flags and backs), the seat's own pending decision, and facts
-everyone sees (whose turn it is, who is out, the round, the winner). Its result holds
-no other hand, no draw pile order, no seed, and not the backs of the seat's own
-cards (the others see those, the seat does not). frames.py turns it into JSON and
+others' sizes, scores, flags and backs, the zones of `zones:` as it sees them), the
+seat's own pending decision, and facts everyone sees (whose turn it is, who is out,
+the round, the winner). Its result holds no other hand, no draw pile order, no seed,
+no card of a face-down zone or of another player's, and not the backs of the seat's
+own cards (the others see those, the seat does not). frames.py turns it into JSON and
 never sees a Game; tests/web/test_secrets.py checks that resampling what the seat
 cannot know changes no byte of its frames.
 """
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from ..engine.actions import Decision, Play
 from ..engine.game import Game
-from ..engine.view import OpponentView, PlayerView
+from ..engine.view import OpponentView, PlayerView, ZoneView
 
 SHOWN_DISCARDS = 6  # the top cards of the discard pile a page shows
 
@@ -45,6 +46,19 @@ class SeenSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class SeenZone:
+    """A zone of `zones:` as this page sees it: its cards (a row's all, a pile's top), or
+    None when the seat may not see them (face down, or another player's), and its size."""
+
+    name: str
+    seat: int | None  # the player whose zone it is (None: the table's)
+    row: bool
+    cards: tuple[str, ...] | None
+    size: int
+    about: str  # its description in the variant file (text, never markup)
+
+
+@dataclass(frozen=True, slots=True)
 class Knowledge:
     """What `seat` (None: a spectator) knows of the game now."""
 
@@ -70,6 +84,7 @@ class Knowledge:
     over: bool
     winner: int | None
     two_sided: bool
+    zones: tuple[SeenZone, ...] = ()
 
 
 def knowledge(game: Game, seat: int | None) -> Knowledge:
@@ -91,7 +106,27 @@ def knowledge(game: Game, seat: int | None) -> Knowledge:
         turn=d.player if d is not None and d.kind == "turn" else None,
         deciding=d is not None and d.kind != "turn", round=game.round, turns=game.turns,
         over=game.over, winner=game.winner,
-        two_sided=view.draw_pile_back is not None or any(o.backs for o in others.values()))
+        two_sided=view.draw_pile_back is not None or any(o.backs for o in others.values()),
+        zones=_zones(game, view, seat))
+
+
+def _zones(game: Game, view: PlayerView, seat: int | None) -> tuple[SeenZone, ...]:
+    """The zones of `zones:` as `seat` sees them; a spectator sees seat 0's own zones as
+    seat 1 does (from outside), the rest as everyone does."""
+    if not view.zones:
+        return ()
+    seen = view.zones
+    if seat is None:
+        outside = {(z.name, z.seat): z for z in game.observation(1).zones} if game.n > 1 else {}
+        seen = tuple(outside.get((z.name, z.seat), ZoneView(z.name, z.seat, None, z.size)) if z.seat == 0 else z
+                     for z in seen)
+    declared = {z.name: z for z in game.variant.zones}
+    out = []
+    for z in seen:
+        d = declared[z.name]
+        cards = z.cards if z.cards is None or d.shape == "row" else z.cards[-1:]
+        out.append(SeenZone(z.name, z.seat, d.shape == "row", cards, z.size, d.description))
+    return tuple(out)
 
 
 def _seen(o: OpponentView, out: bool) -> SeenSeat:

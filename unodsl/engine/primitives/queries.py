@@ -19,7 +19,9 @@ fold = REGISTRY.fold  # any, all, count, filter: their functions are lang's (nod
 
 fold(ANY, "items: any, test: fn", returns="bool",
      says=Says(clause=(None, "there is {test:some} in {items}"), negative=(None, "there is {test:none} in {items}"),
-               cases=(("items:players test:lambda", Says(clause=(None, "{test:of some player}"),
+               cases=(("items=cards test:lambda", Says(clause=(None, "{test:of some card played}"),
+                                                        negative=(None, "{test:of no card played}"))),
+                      ("items:players test:lambda", Says(clause=(None, "{test:of some player}"),
                                                          negative=(None, "{test:of no player}"))),
                       ("items:players", Says(clause=(None, "{call} holds"), negative=(None, "{call} does not hold"))),
                       ("items:hand", Says(clause=("{items:owner}", "hold{s} {test:some}"),
@@ -29,7 +31,9 @@ fold(ANY, "items: any, test: fn", returns="bool",
 fold(ALL, "items: any, test: fn", returns="bool",
      says=Says(clause=(None, "{items} holds only {test:plural}"),
                negative=(None, "{items} holds something other than {test:plural}"),
-               cases=(("items:players test:lambda", Says(clause=(None, "{test:of every player}"),
+               cases=(("items=cards test:lambda", Says(clause=(None, "{test:of every card played}"),
+                                                        negative=(None, "{test:of not every card played}"))),
+                      ("items:players test:lambda", Says(clause=(None, "{test:of every player}"),
                                                          negative=(None, "{test:of not every player}"))),
                       ("items:players", Says(clause=(None, "{call} holds"), negative=(None, "{call} does not hold"))),
                       ("items:hand", Says(
@@ -47,10 +51,11 @@ fold(COUNT, "items: any, test: fn = none", returns="int",
 fold(FILTER, "items: any, test: fn", elem="same", says=Says(noun="the {test:plural} in {items:zone}"))
 
 
-fold(SUM, "items: any, value: fn", returns="int", says=Says(noun="the sum of {value} over {items:zone}"))
+fold(SUM, "items: any, value: fn", returns="int", says=Says(noun="{value:summed}"))
 
 
-@query("items: cards", returns="card", none=True, says=Says(noun="the first of {items}"))
+@query("items: cards", returns="card", none=True,
+       says=Says(noun="the first of {items}", cases=(("items=cards", Says(noun="the first card")),)))
 def first(g: Game, items: list[Card]) -> Card | None:
     """The first card of a list (the bottom of a pile; the first of a play's cards), or
     none if it is empty."""

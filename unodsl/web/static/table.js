@@ -196,6 +196,7 @@ function render(s) {
   renderTimer(s);
   renderSeats(s, moved);
   renderCentre(s, moved);
+  renderZones(s);
   renderHand(s, moved);
   renderDecision(s);
   renderUno(s);
@@ -353,6 +354,34 @@ function renderCentre(s, moved) {
   }
   if (t.penalty) add("pending penalty:", "+" + t.penalty + " cards");
   add("round:", String(t.round));
+}
+
+// The zones the variant declares (`zones:`): a row's cards, a pile's top card, or, when this
+// page may not see them (face down, another player's), a back and how many cards there are.
+function renderZones(s) {
+  const box = $("zones");
+  box.replaceChildren();
+  const t = s.table;
+  if (!t || !t.zones) return;
+  for (const z of t.zones) {
+    const whose = z.seat === null ? "" : z.seat === me ? "your " : seatLabel(s, z.seat) + "'s ";
+    const zone = el("div", "zone" + (z.row ? " row" : ""));
+    zone.dataset.zone = z.name;
+    if (z.seat !== null) zone.dataset.seat = String(z.seat);
+    if (z.about) zone.title = z.about;
+    const cards = el("div", "zonecards");
+    if (z.cards === null) {
+      if (z.size) cards.append(cardElement(null, "span"));
+    } else {
+      for (const c of z.cards) cards.append(cardElement(c, "span"));
+    }
+    zone.append(cards);
+    const many = z.size + (z.size === 1 ? " card" : " cards");
+    const count = z.size === 0 ? "empty" : z.cards === null ?
+      many + (z.seat === null || z.seat === me ? ", face down" : ", hidden") : z.row ? "" : many;
+    zone.append(el("span", "count", whose + z.title + (count ? ": " + count : "")));
+    box.append(zone);
+  }
 }
 
 function renderHand(s, moved) {
