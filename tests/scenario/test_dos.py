@@ -140,7 +140,7 @@ def test_dos_07_a_single_color_match_adds_a_bonus_card_at_the_end_of_the_turn() 
     g = dos({0: ["blue 6", "green 3", "green 8"], 1: ["red 1", "red 4"], 2: ["red 3", "red 10"]},
             row=["blue 6", "yellow 9"], draw=["red 5"])
     answer(g, "single_match: blue 6 on blue 6", "yes")
-    assert pending(g) == (0, "card", "pick a card to add to the Center Row")  # the bonus card, once the row is filled up
+    assert pending(g) == (0, "card", "pick a card to add to the Center Row")  # the bonus, once the row is full
     assert row(g) == ["yellow 9", "red 5"]
     answer(g, "green 8")
     assert row(g) == ["yellow 9", "red 5", "green 8"]
@@ -182,7 +182,7 @@ def test_dos_09_a_player_who_can_match_may_still_draw() -> None:
 def test_dos_10_no_match_a_card_goes_to_the_center_row() -> None:
     g = dos({0: ["green 3", "green 8"], 1: ["red 1", "red 7"], 2: ["red 3", "red 10"]},
             row=["blue 9", "yellow 7"], draw=["red 5"])
-    assert pending(g) == (0, "card", "pick a card to add to the Center Row")  # drawn, nothing matches: one card to the row
+    assert pending(g) == (0, "card", "pick a card to add to the Center Row")  # drawn, no match: a card to the row
     answer(g, "green 8")
     assert row(g) == ["blue 9", "yellow 7", "green 8"]
     assert hand(g, 0) == ["green 3", "red 5"]

@@ -99,7 +99,7 @@ def side(g: Game, e: Env) -> str:
     return g.variant.sides[g.side].name
 
 
-@name("int", says="the plays made this turn")
+@name("int", says="the number of plays made this turn")
 def plays_made(g: Game, e: Env) -> int:
     """How many of the plays of `turn: plays:` the player whose turn it is has made this
     turn (0 before any, and in a variant without them)."""

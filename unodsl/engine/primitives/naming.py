@@ -32,7 +32,7 @@ def _named(g: Game, what: str, card: Card) -> Any:
 
 
 @effect("card: card, number: int, by: player = player",
-        says=("{by}", "say{s} that {card} is a {number}"))
+        says=("{by}", "say{s} that {card} counts as {number}"))
 def name_number(g: Game, card: Card | None, number: int, by: int) -> None:
     """`card` counts as `number` while it lies where it is now (a card whose number the
     player says when it is played: `number_of(card)` reads it)."""
@@ -40,7 +40,7 @@ def name_number(g: Game, card: Card | None, number: int, by: int) -> None:
 
 
 @effect("card: card, color: color, by: player = player",
-        says=("{by}", "say{s} that {card} is {color}"))
+        says=("{by}", "say{s} that {card} counts as {color}"))
 def name_color(g: Game, card: Card | None, color: str, by: int) -> None:
     """`card` counts as `color` while it lies where it is now (a wild on one of several
     piles: `color_of(card)` reads it)."""
