@@ -30,7 +30,7 @@ from tests.helpers import ROOT, answer, events, labels
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.cli import main
 from unodsl.engine.actions import Lay
-from unodsl.errors import RunawayRound
+from unodsl.errors import RunawayRound, VariantRuntimeError
 from unodsl.tools.reference import entry, topics
 from unodsl.tools.topics import TOPICS, guide_section, names
 from unodsl.variant.load import validate_file
@@ -240,3 +240,16 @@ def test_the_guides_dos_plays_as_the_guide_tells(tmp_path: Path) -> None:
     answer(g, "green 8")  # the bonus card, from the hand to the row
     assert labels(g.places["center_row"]) == ["yellow 1", "green 1", "green 8"]
     assert labels(g.hands[0]) == ["yellow 3"] and g.decision is not None and g.decision.player == 1
+
+
+def test_the_guide_quotes_the_error_past_the_bound(tmp_path: Path) -> None:
+    """The error shown under "How many plays are tried" is the one the engine gives."""
+    path = tmp_path / "four.yaml"
+    path.write_text("extends: classic\nname: Any four at once\nturn:\n  plays:\n    - name: four_at_once\n"
+                    "      cards: {min: 2, max: 4}\n      legal: first(cards).color == current_color\n",
+                    encoding="utf-8")
+    game = Game(load_variant(path), 3, 1)
+    with pytest.raises(VariantRuntimeError) as err:
+        play_game(game, make_agents(["greedy", "random"], 3, 1))
+    first_line = str(err.value).splitlines()[0].replace(str(tmp_path) + "/", "")
+    assert first_line in GUIDE.read_text(encoding="utf-8")
