@@ -253,3 +253,17 @@ def test_the_guide_quotes_the_error_past_the_bound(tmp_path: Path) -> None:
         play_game(game, make_agents(["greedy", "random"], 3, 1))
     first_line = str(err.value).splitlines()[0].replace(str(tmp_path) + "/", "")
     assert first_line in GUIDE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("step", "line"), [
+    ("dos1.yaml", "P2 (random) plays wild dos 2 on wild dos 2 (match)"),
+    ("dos2.yaml", "P3 (greedy) plays red 1 and wild dos 2 on red 3 (match)"),
+    ("dos4.yaml", "P2 (random) says green wild number is 2"),
+])
+def test_the_guide_quotes_what_run_tells(step: str, line: str, tmp_path: Path) -> None:
+    """A line of `unodsl run STEP -p 3 --seed 1 -v` the guide quotes is one it prints (by round 2)."""
+    assert f"`{line}`" in GUIDE.read_text(encoding="utf-8")
+    path = example_file(next(e for e in STEPS if e.info == f"file={step}"), tmp_path)
+    result = CliRunner().invoke(main, ["run", str(path), "-p", "3", "--seed", "1", "-v", "--rounds", "2"])
+    assert result.exit_code == 0, result.output
+    assert f"    {line}\n" in result.output
