@@ -4,6 +4,9 @@ Fence forms (anything else in yaml or unodsl is an error here):
 - ```yaml — a whole variant file or overlay: validates with no error and plays a
   seeded game to its end (with every option on, too); `extends: base.yaml` finds
   a copy of classic next to it;
+- ```yaml file=NAME — a step of a tutorial, saved as NAME beside the guide's earlier
+  steps (so `extends: NAME` of an earlier step finds it): validates with no error and
+  no warning (as `unodsl validate --strict`) and plays a seeded game to its end;
 - ```yaml part — a part of a file: checked as an overlay of classic;
 - ```unodsl at=KEY — an expression or program, put into classic at KEY (dots
   between keys: `cards.skip.on_play`) by an overlay, which must then validate
@@ -23,10 +26,11 @@ from click.testing import CliRunner
 from rich.console import Console
 from rich.markdown import Markdown
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, answer, events, labels
 from unodsl import Game, load_variant, make_agents, play_game
 from unodsl.cli import main
-from unodsl.errors import RunawayRound
+from unodsl.engine.actions import Lay
+from unodsl.errors import RunawayRound, VariantRuntimeError
 from unodsl.tools.reference import entry, topics
 from unodsl.tools.topics import TOPICS, guide_section, names
 from unodsl.variant.load import validate_file
@@ -53,6 +57,7 @@ def examples(text: str, where: str) -> list[Example]:
 
 
 GUIDE_EXAMPLES = [e for e in examples(GUIDE.read_text(encoding="utf-8"), "guide.md") if e.lang in ("yaml", "unodsl")]
+STEP = re.compile(r"file=(\S+)")
 
 
 def overlay(key: str, value: str) -> dict[str, Any]:
@@ -75,6 +80,13 @@ def example_file(example: Example, tmp_path: Path) -> Path:
     (tmp_path / "base.yaml").write_text(CLASSIC.read_text(encoding="utf-8"), encoding="utf-8")
     if example.lang == "yaml" and example.info == "":
         path.write_text(example.body, encoding="utf-8")
+    elif example.lang == "yaml" and (m := STEP.fullmatch(example.info)):
+        earlier = GUIDE_EXAMPLES[:GUIDE_EXAMPLES.index(example)] if example in GUIDE_EXAMPLES else []
+        for step in earlier:
+            if (s := STEP.fullmatch(step.info)) and step.lang == "yaml":
+                (tmp_path / s[1]).write_text(step.body, encoding="utf-8")
+        path = tmp_path / m[1]
+        path.write_text(example.body, encoding="utf-8")
     elif example.lang == "yaml" and example.info == "part":
         assert "extends:" not in example.body
         path.write_text("extends: classic\n" + example.body, encoding="utf-8")
@@ -90,7 +102,8 @@ def check(example: Example, tmp_path: Path) -> None:
     """Validate with no error, then play a seeded game to its end (and again with
     every option on)."""
     path = example_file(example, tmp_path)
-    errors = [str(d) for d in validate_file(path) if d.severity == "error"]
+    step = example.lang == "yaml" and STEP.fullmatch(example.info) is not None
+    errors = [str(d) for d in validate_file(path) if step or d.severity == "error"]  # a step: --strict
     assert errors == [], f"{example.where}: {errors}"
     variant = load_variant(path)
     runs = [variant]
@@ -117,7 +130,7 @@ def test_every_example_in_the_guide_validates_and_plays(example: Example, tmp_pa
 
 def test_the_guide_has_examples_of_each_form() -> None:
     forms = {(e.lang, e.info.split("=")[0]) for e in GUIDE_EXAMPLES}
-    assert forms == {("yaml", ""), ("yaml", "part"), ("unodsl", "at")}
+    assert forms == {("yaml", ""), ("yaml", "file"), ("yaml", "part"), ("unodsl", "at")}
     assert len(GUIDE_EXAMPLES) >= 25
 
 
@@ -129,6 +142,9 @@ def test_the_guide_has_examples_of_each_form() -> None:
     Example("wrong type", "unodsl", "at=turn.match", "card.rank == \"red\""),
     Example("wrong key", "unodsl", "at=cards.skipp.on_play", "skip()"),
     Example("unknown form", "yaml", "somewhere", "name: x"),
+    Example("step of a missing step", "yaml", "file=two.yaml", "extends: one.yaml\nname: x\n"),
+    Example("step with a warning", "yaml", "file=w.yaml", "extends: classic\nname: x\n"
+            "cards:\n  blank: {points: 10}\n"),  # a kind no deck group names: a warning
 ], ids=lambda e: e.where)
 def test_a_wrong_example_fails(example: Example, tmp_path: Path) -> None:
     with pytest.raises((AssertionError, KeyError)):
@@ -188,3 +204,66 @@ def test_every_topic_name_is_listed() -> None:
 def test_the_guide_runs_an_example_of_each_new_primitive(name: str) -> None:
     """Issue 15's primitives each appear in an example the suite executes (above)."""
     assert any(re.search(rf"\b{name}\(", e.body) for e in GUIDE_EXAMPLES), f"no guide example uses {name}()"
+
+
+# -- the steps of "Your own table" ---------------------------------------------------------------
+STEPS = [e for e in GUIDE_EXAMPLES if e.lang == "yaml" and STEP.fullmatch(e.info)]
+
+
+def lays(g: Game) -> list[str]:
+    assert g.decision is not None
+    return sorted(str(o) for o in g.decision.options if isinstance(o, Lay))
+
+
+def test_each_step_of_the_guide_has_its_own_file_name() -> None:
+    names = [e.info for e in STEPS]
+    assert len(names) == len(set(names)) >= 4
+
+
+def test_the_guides_dos_plays_as_the_guide_tells(tmp_path: Path) -> None:
+    """The last step: a Double Match adds up, a Double Color Match makes the others draw
+    and earns a bonus card, and a Wild # says the number that makes its match."""
+    path = example_file(STEPS[-1], tmp_path)
+    g = Game(load_variant(path), 3, 1, record=True)
+    g.arrange({0: ["blue 4", "blue 5", "red wild number", "green 3", "green 8", "yellow 3"], 1: ["red 1", "red 7"],
+               2: ["red 3", "red 10"]}, draw=["yellow 6", "red 6", "yellow 1", "green 1"],
+              zones={"center_row": ["blue 9", "yellow 10"]})
+    options = lays(g)
+    assert "double_match: blue 4 + blue 5 on blue 9" in options
+    assert "double_match: red wild number + green 3 on yellow 10" in options  # a Wild # is 1 to 10
+    assert "double_match: green 3 + green 8 on blue 9" not in options  # 11
+    answer(g, "double_match: blue 4 + blue 5 on blue 9")
+    assert [len(h) for h in g.hands[1:]] == [3, 3]  # a Double Color Match: every other player draws
+    answer(g, "double_match: red wild number + green 3 on yellow 10")
+    assert [(e["card"].label, e["value"]) for e in events(g, "card_named")] == [("red wild number", "7")]
+    assert labels(g.places["center_row"]) == ["yellow 1", "green 1"]  # the row filled up
+    answer(g, "green 8")  # the bonus card, from the hand to the row
+    assert labels(g.places["center_row"]) == ["yellow 1", "green 1", "green 8"]
+    assert labels(g.hands[0]) == ["yellow 3"] and g.decision is not None and g.decision.player == 1
+
+
+def test_the_guide_quotes_the_error_past_the_bound(tmp_path: Path) -> None:
+    """The error shown under "How many plays are tried" is the one the engine gives."""
+    path = tmp_path / "four.yaml"
+    path.write_text("extends: classic\nname: Any four at once\nturn:\n  plays:\n    - name: four_at_once\n"
+                    "      cards: {min: 2, max: 4}\n      legal: first(cards).color == current_color\n",
+                    encoding="utf-8")
+    game = Game(load_variant(path), 3, 1)
+    with pytest.raises(VariantRuntimeError) as err:
+        play_game(game, make_agents(["greedy", "random"], 3, 1))
+    first_line = str(err.value).splitlines()[0].replace(str(tmp_path) + "/", "")
+    assert first_line in GUIDE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("step", "line"), [
+    ("dos1.yaml", "P2 (random) plays wild dos 2 on wild dos 2 (match)"),
+    ("dos2.yaml", "P3 (greedy) plays red 1 and wild dos 2 on red 3 (match)"),
+    ("dos4.yaml", "P2 (random) says green wild number is 2"),
+])
+def test_the_guide_quotes_what_run_tells(step: str, line: str, tmp_path: Path) -> None:
+    """A line of `unodsl run STEP -p 3 --seed 1 -v` the guide quotes is one it prints (by round 2)."""
+    assert f"`{line}`" in GUIDE.read_text(encoding="utf-8")
+    path = example_file(next(e for e in STEPS if e.info == f"file={step}"), tmp_path)
+    result = CliRunner().invoke(main, ["run", str(path), "-p", "3", "--seed", "1", "-v", "--rounds", "2"])
+    assert result.exit_code == 0, result.output
+    assert f"    {line}\n" in result.output
