@@ -248,22 +248,23 @@ def test_the_guide_quotes_the_error_past_the_bound(tmp_path: Path) -> None:
     path.write_text("extends: classic\nname: Any four at once\nturn:\n  plays:\n    - name: four_at_once\n"
                     "      cards: {min: 2, max: 4}\n      legal: first(cards).color == current_color\n",
                     encoding="utf-8")
-    game = Game(load_variant(path), 3, 1)
+    game = Game(load_variant(path), 3, 3)
     with pytest.raises(VariantRuntimeError) as err:
-        play_game(game, make_agents(["greedy", "random"], 3, 1))
+        play_game(game, make_agents(["greedy", "random"], 3, 3))
     first_line = str(err.value).splitlines()[0].replace(str(tmp_path) + "/", "")
     assert first_line in GUIDE.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("step", "line"), [
-    ("dos1.yaml", "P2 (random) plays wild dos 2 on wild dos 2 (match)"),
-    ("dos2.yaml", "P3 (greedy) plays red 1 and wild dos 2 on red 3 (match)"),
-    ("dos4.yaml", "P2 (random) says green wild number is 2"),
+@pytest.mark.parametrize(("step", "seed", "line"), [
+    ("dos1.yaml", 1, "P2 (random) plays wild dos 2 on wild dos 2 (match, 7 left)"),
+    ("dos2.yaml", 1, "P3 (greedy) plays red 1 and wild dos 2 on yellow 3 (match, 5 left)"),
+    ("dos4.yaml", 2, "P2 (random) says yellow wild number is 4"),
 ])
-def test_the_guide_quotes_what_run_tells(step: str, line: str, tmp_path: Path) -> None:
-    """A line of `unodsl run STEP -p 3 --seed 1 -v` the guide quotes is one it prints (by round 2)."""
-    assert f"`{line}`" in GUIDE.read_text(encoding="utf-8")
+def test_the_guide_quotes_what_run_tells(step: str, seed: int, line: str, tmp_path: Path) -> None:
+    """A line of `unodsl run STEP -p 3 --seed SEED -v` the guide quotes is one it prints (by round 2)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    assert f"`{line}`" in text and f"unodsl run {step} -p 3 --seed {seed} -v" in text
     path = example_file(next(e for e in STEPS if e.info == f"file={step}"), tmp_path)
-    result = CliRunner().invoke(main, ["run", str(path), "-p", "3", "--seed", "1", "-v", "--rounds", "2"])
+    result = CliRunner().invoke(main, ["run", str(path), "-p", "3", "--seed", str(seed), "-v", "--rounds", "2"])
     assert result.exit_code == 0, result.output
-    assert f"    {line}\n" in result.output
+    assert f" {line}\n" in result.output
