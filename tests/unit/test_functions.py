@@ -155,7 +155,7 @@ def test_the_rulebook_shows_a_function_by_name_and_defines_it(tmp_path: Path) ->
     path = mini(tmp_path, define, match="card.wild or top != none and same_number(card, top) "
                                         "or pairs(hand, card) > 2")
     book = render_variant(load_variant(path))
-    assert "- same number(`a`, `b`) holds when there is a `a`'s number and `a`'s number is `b`'s number." in book
+    assert "- same number(`a`, `b`) holds when `a` has a number and `a`'s number is `b`'s number." in book
     assert "- pairs(`cs`, `t`) is the number of cards such that same number(it, `t`) in `cs`." in book
     assert ("if it is wild, there is a top card and same number(it, the top card) or how many of your hand have "
             "the number of it is "

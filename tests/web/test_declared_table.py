@@ -28,7 +28,7 @@ from .test_secrets import play_and_check
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW = ROOT / "tests" / "table_variants" / "center_row.yaml"
-DOUBLES_SEED = 2  # P1's first decision at a 2-seat doubles table offers two doubles plays
+DOUBLES_SEED = 13  # P1's first decision at a 2-seat doubles table offers two doubles plays
 
 
 def row_table(tmp_path: Path, players: int = 3) -> Table:
@@ -94,16 +94,16 @@ def test_a_declared_play_is_offered_with_its_text_and_made_by_its_number(tmp_pat
     assert game is not None and game.decision is not None and game.decision.player == 0
     d = t.frame(0)["you"]["decision"]
     lays = [(i, o) for i, o in enumerate(d["options"]) if o["what"] == "lay"]
-    assert [o["text"] for _, o in lays] == ["doubles: blue 2 + red 2 on blue 9", "doubles: blue 7 + yellow 7 on blue 9"]
+    assert [o["text"] for _, o in lays] == ["doubles: yellow 2 + blue 2 on yellow 7", "doubles: yellow 5 + red 5 on yellow 7"]
     i, lay = lays[1]
-    assert lay["play"] == "doubles" and [c["label"] for c in lay["cards"]] == ["blue 7", "yellow 7"]
-    assert lay["target"]["label"] == "blue 9"
+    assert lay["play"] == "doubles" and [c["label"] for c in lay["cards"]] == ["yellow 5", "red 5"]
+    assert lay["target"]["label"] == "yellow 7"
     size = len(game.hands[0])
     t.answer(0, d["id"], i)
-    assert [c.label for c in game.discard_pile[-2:]] == ["blue 7", "yellow 7"] and len(game.hands[0]) == size - 2
+    assert [c.label for c in game.discard_pile[-2:]] == ["yellow 5", "red 5"] and len(game.hands[0]) == size - 2
     told = ["".join(text for text, _ in line) for line in t.narrators[1].since(0)]
-    assert f"  P1 plays blue 7 and yellow 7 on blue 9 (doubles, {size - 2} left)" in told
-    assert not [line for line in told if re.search(r"plays (blue|yellow) 7 \(", line)]
+    assert f"  P1 plays yellow 5 and red 5 on yellow 7 (doubles, {size - 2} left)" in told
+    assert not [line for line in told if re.search(r"plays (yellow|red) 5 \(", line)]
 
 
 def test_the_web_and_the_terminal_tell_a_play_alike(tmp_path: Path) -> None:
@@ -159,13 +159,13 @@ def test_a_person_makes_a_doubles_play_in_the_browser(tmp_path: Path, chromium: 
                                "state.you.decision.options.some((o) => o.what === 'lay')")
         zone = page.locator('#zones .zone[data-zone="lost_cards"]')
         assert zone.get_attribute("title") == EVIL and zone.locator(".count").text_content() == "lost cards: empty"
-        button = page.locator('#options button[data-what="lay"]', has_text="doubles: blue 7 + yellow 7 on blue 9")
+        button = page.locator('#options button[data-what="lay"]', has_text="doubles: yellow 5 + red 5 on yellow 7")
         button.click()
         page.wait_for_function("() => [...document.querySelectorAll('#lines li')].some("
-                               "(li) => li.textContent.includes('plays blue 7 and yellow 7 on blue 9 (doubles'))")
+                               "(li) => li.textContent.includes('plays yellow 5 and red 5 on yellow 7 (doubles'))")
         told = ["".join(text for text, _ in line) for line in t.narrators[1].since(0)]
-        doubles = [line for line in told if "(doubles, " in line]
-        assert len(doubles) == 1 and re.fullmatch(r"  P1 plays blue 7 and yellow 7 on blue 9 \(doubles, \d+ left\)",
+        doubles = [line for line in told if "(doubles, " in line and line.startswith("  P1 ")]
+        assert len(doubles) == 1 and re.fullmatch(r"  P1 plays yellow 5 and red 5 on yellow 7 \(doubles, \d+ left\)",
                                                   doubles[0])
         assert page.evaluate("() => window.pwned") is None and page.locator("img").count() == 0
         assert player.errors == []

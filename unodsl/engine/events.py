@@ -504,6 +504,32 @@ def told_moves(event: str) -> str:
     return "; ".join(m.told() for m in EVENTS[event].moves)
 
 
-__all__ = ["EVENTS", "EVERYONE", "EVERY_HAND", "EVERY_ZONE", "FACE_UP", "SOME_PILE", "Event", "Field", "Move",
-           "Place", "Words", "arrivals", "forgotten", "hand", "hand_zone", "named", "narrate", "pile", "rule_env",
-           "slots", "told_moves", "visible_to", "who_sees", "zone_seat", "zone_words", "zones_moved"]
+__all__ = [
+    "EVENTS",
+    "EVERYONE",
+    "EVERY_HAND",
+    "EVERY_ZONE",
+    "FACE_UP",
+    "SOME_PILE",
+    "Event",
+    "Field",
+    "Move",
+    "Place",
+    "Shows",
+    "Words",
+    "arrivals",
+    "forgotten",
+    "hand",
+    "hand_zone",
+    "named",
+    "narrate",
+    "pile",
+    "rule_env",
+    "slots",
+    "told_moves",
+    "visible_to",
+    "who_sees",
+    "zone_seat",
+    "zone_words",
+    "zones_moved",
+]

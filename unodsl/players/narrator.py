@@ -13,7 +13,7 @@ from typing import Any
 from rich.markup import escape
 
 from ..engine.cards import Card
-from ..engine.events import EVENTS, narrate, visible_to, zone_words
+from ..engine.events import EVENTS, Shows, narrate, visible_to, zone_words
 from ..engine.game import Game
 from ..engine.primitives.choices import CARD_PROMPT
 from ..engine.zones import shows
@@ -61,6 +61,7 @@ class Narrator:
         self.say = say
         self.verbose = verbose
         self.viewer = -1  # the seat whose view the declared narrations are told from (-1: everyone's)
+        self.sight: Shows | None = None  # who sees the variant's declared zones (read from the game told)
         self.cause: str | None = None  # why a draw happens now (None: the player's own draw)
         self.asked: tuple[int, str] | None = None  # the last question answered yes: (who, prompt)
         self.jumping: int | None = None  # a player who chose to play out of turn, until their card is played
@@ -105,8 +106,7 @@ class Narrator:
         """The event's declared narration, in this narrator's words, told from the fields
         its viewer may see (every player's: a card given is "a card"; a seat's: the cards
         it moved from its hand to the draw pile): "" if none fits."""
-        sight = shows(self.game) if getattr(self, "game", None) is not None else None
-        return narrate(name, visible_to(name, d, self.viewer, sight), self.words) or ""
+        return narrate(name, visible_to(name, d, self.viewer, self.sight), self.words) or ""
 
     def tell(self, name: str, d: dict[str, Any]) -> None:
         """Say the event's narration, as much as the account tells (Event.told)."""
@@ -118,6 +118,8 @@ class Narrator:
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         self.game = game
+        if self.sight is None and hasattr(game, "variant"):  # (a web seat's narrator is told a public face)
+            self.sight = shows(game)
         handler = self.handlers.get(name)
         if handler is not None:
             handler(data)

@@ -151,7 +151,9 @@ class SeatNarrator(Narrator):
         return [segments(line) for line in list(self.lines)[-new:]]
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
-        seen = visible_to(name, data, -1 if self.seat is None else self.seat, shows(game))
+        if self.sight is None:
+            self.sight = shows(game)
+        seen = visible_to(name, data, -1 if self.seat is None else self.seat, self.sight)
         self.public.game = game
         super().__call__(self.public, name, seen)  # type: ignore[arg-type]  # the public face of the game only
 
