@@ -187,6 +187,15 @@ def test_tp_08_a_pile_overloads_on_its_limit_and_the_player_draws() -> None:
     assert_conserved(g)
 
 
+def test_tp_08_option_overload_takes_pile_gives_the_pile_to_the_player() -> None:
+    g = tp({0: ["red 5", "blue 9", "yellow 9"], 1: ["green 2", "green 4"], 2: ["red 7", "red 8"]},
+           (["red 1", "red 2", "red 3"], ["yellow 2"], ["blue 3"]), draw=["green 6", "green 7"],
+           overload_min=3, overload_max=3, overload_takes_pile=1)
+    answer(g, "left: red 5 on red 3")
+    assert hand(g, 0) == ["blue 9", "red 1", "red 2", "red 3", "yellow 9"]  # no draw
+    assert pile(g, "pile_a") == ["red 5"] and not g.discard_pile
+
+
 def test_tp_08_below_its_limit_a_pile_does_not_overload() -> None:
     g = tp({0: ["red 5", "blue 9", "yellow 9"], 1: ["green 2", "green 4"], 2: ["red 7", "red 8"]},
            (["red 1", "red 2"], ["yellow 2"], ["blue 3"]), draw=["green 6", "green 7"],
