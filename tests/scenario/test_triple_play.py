@@ -18,7 +18,7 @@ from tests.helpers import answer, assert_conserved, events, game, hand, labels, 
 from unodsl import Game
 from unodsl.engine.actions import DRAW, Lay
 
-PILES = ("pile_a", "pile_b", "pile_c")
+PILES = ("left", "middle", "right")
 CALM = {"lit_percent": 100, "overload_min": 50, "overload_max": 50}
 
 
@@ -93,7 +93,7 @@ def test_tp_04_every_lit_pile_is_open_and_only_those() -> None:
             randint(t, 1, 100)
         lit = randint(t, 1, 3)
         g.arrange({0: ["red 5", "blue 9"], 1: ["green 2"], 2: ["red 7"]},
-                  zones={"pile_a": ["red 1"], "pile_b": ["red 2"], "pile_c": ["blue 3"]})
+                  zones={"left": ["red 1"], "middle": ["red 2"], "right": ["blue 3"]})
         assert lays(g) == [["left: red 5 on red 1"], ["middle: red 5 on red 2"], ["right: blue 9 on blue 3"]][lit - 1]
 
 
@@ -110,7 +110,7 @@ def test_tp_04_the_unit_lights_one_to_three_piles_by_chance() -> None:
     assert set(counts) <= {1, 2, 3} and counts[0] == 0
     # each pile lit with chance 1/2, and one lit when none comes up: 1 pile 3/8+1/8, 2 piles 3/8, 3 piles 1/8
     assert 70 <= counts[1] <= 130 and 45 <= counts[2] <= 105 and 10 <= counts[3] <= 45, counts
-    assert all(90 <= which[f"lit_{x}"] <= 150 for x in "abc"), which
+    assert all(90 <= which[f"lit_{x}"] <= 150 for x in PILES), which
 
 
 def test_tp_04_with_no_chance_of_light_exactly_one_pile_is_lit() -> None:
@@ -125,7 +125,7 @@ def test_tp_04_the_lights_go_out_at_the_end_of_the_turn() -> None:
            (["red 1"], ["red 2"], ["blue 3"]))
     answer(g, "left: red 5 on red 1")
     assert not any(f.startswith("lit_") for f in g.flags[0])
-    assert {"lit_a", "lit_b", "lit_c"} <= g.flags[1]
+    assert {"lit_left", "lit_middle", "lit_right"} <= g.flags[1]
 
 
 def test_tp_05_a_card_matches_its_pile_by_colour_number_or_symbol() -> None:
@@ -140,7 +140,7 @@ def test_tp_05_one_card_onto_one_pile_a_turn() -> None:
            (["red 1"], ["red 2"], ["blue 3"]))
     answer(g, "left: red 5 on red 1")
     assert pending(g)[0] == 1  # no second play: the turn is over
-    assert pile(g, "pile_a") == ["red 1", "red 5"] and hand(g, 0) == ["blue 9", "red 6"]
+    assert pile(g, "left") == ["red 1", "red 5"] and hand(g, 0) == ["blue 9", "red 6"]
 
 
 def test_tp_06_a_wild_names_the_colour_of_its_pile() -> None:
@@ -182,7 +182,7 @@ def test_tp_08_a_pile_overloads_on_its_limit_and_the_player_draws() -> None:
            overload_min=3, overload_max=3, overload_draw_min=2, overload_draw_max=2)
     answer(g, "left: red 5 on red 3")
     assert hand(g, 0) == ["blue 9", "green 6", "green 7", "yellow 9"]
-    assert pile(g, "pile_a") == ["red 5"]  # cleared: the count starts again
+    assert pile(g, "left") == ["red 5"]  # cleared: the count starts again
     assert sorted(labels(g.discard_pile)) == ["red 1", "red 2", "red 3"]
     assert_conserved(g)
 
@@ -193,7 +193,7 @@ def test_tp_08_option_overload_takes_pile_gives_the_pile_to_the_player() -> None
            overload_min=3, overload_max=3, overload_takes_pile=1)
     answer(g, "left: red 5 on red 3")
     assert hand(g, 0) == ["blue 9", "red 1", "red 2", "red 3", "yellow 9"]  # no draw
-    assert pile(g, "pile_a") == ["red 5"] and not g.discard_pile
+    assert pile(g, "left") == ["red 5"] and not g.discard_pile
 
 
 def test_tp_08_below_its_limit_a_pile_does_not_overload() -> None:
@@ -202,7 +202,7 @@ def test_tp_08_below_its_limit_a_pile_does_not_overload() -> None:
            overload_min=3, overload_max=3, overload_draw_min=2, overload_draw_max=2)
     answer(g, "left: red 5 on red 2")
     assert hand(g, 0) == ["blue 9", "yellow 9"]
-    assert pile(g, "pile_a") == ["red 1", "red 2", "red 5"]
+    assert pile(g, "left") == ["red 1", "red 2", "red 5"]
 
 
 def test_tp_08_the_odds_of_an_overload_are_those_of_a_hidden_limit() -> None:
@@ -212,14 +212,14 @@ def test_tp_08_the_odds_of_an_overload_are_those_of_a_hidden_limit() -> None:
     for seed in range(60):
         g = game("triple_play", 3, seed=seed, options={"lit_percent": 100})
         g.arrange({0: ["red 5", "blue 9", "yellow 9"], 1: ["green 2", "green 4"], 2: ["red 7", "red 8"]},
-                  zones={"pile_a": ["red 0", "red 1", "red 2", "red 3", "red 4"], "pile_b": ["yellow 2"],
-                         "pile_c": ["blue 3"]})
+                  zones={"left": ["red 0", "red 1", "red 2", "red 3", "red 4"], "middle": ["yellow 2"],
+                         "right": ["blue 3"]})
         t = twin(g)
         limit_here = randint(t, 5, 9) <= 5
         drawn = randint(t, 1, 4) if limit_here else 0
         answer(g, "left: red 5 on red 4")
         assert len(g.hands[0]) == 2 + drawn, seed
-        assert len(g.places["pile_a"]) == (1 if limit_here else 6)
+        assert len(g.places["left"]) == (1 if limit_here else 6)
         overloads += limit_here
     assert 3 <= overloads <= 25
 
@@ -246,10 +246,10 @@ def test_tp_10_discard_two_presses_two_more_of_its_colour_onto_its_pile() -> Non
     g = tp({0: ["red discard two", "red 8", "red 9", "red 4", "blue 9"], 1: ["green 2", "green 4"],
             2: ["red 7", "red 8"]}, (["red 1"], ["yellow 2"], ["blue 3"]))
     answer(g, "left: red discard two on red 1")
-    assert pending(g) == (0, "card", "pick a card")
+    assert pending(g) == (0, "card", "pick a card to press onto the same pile")
     assert sorted(c.label for c in g.decision.options) == ["red 4", "red 8", "red 9"]  # type: ignore[union-attr]
     answer(g, "red 9", "red 4")
-    assert pile(g, "pile_a") == ["red 1", "red discard two", "red 9", "red 4"]
+    assert pile(g, "left") == ["red 1", "red discard two", "red 9", "red 4"]
     assert hand(g, 0) == ["blue 9", "red 8"]
     assert pending(g)[0] == 1
 
@@ -258,7 +258,7 @@ def test_tp_10_discard_two_goes_on_a_discard_two_and_takes_what_the_hand_holds()
     g = tp({0: ["green discard two", "green 8", "blue 9"], 1: ["green 2", "green 4"], 2: ["red 7", "red 8"]},
            (["red 1"], ["red discard two"], ["blue 3"]))
     answer(g, "middle: green discard two on red discard two")  # one green card left: it goes, no question
-    assert pile(g, "pile_b") == ["red discard two", "green discard two", "green 8"]
+    assert pile(g, "middle") == ["red discard two", "green discard two", "green 8"]
     assert hand(g, 0) == ["blue 9"]
 
 
@@ -267,7 +267,7 @@ def test_tp_10_the_cards_after_a_discard_two_count_for_the_overload() -> None:
             2: ["red 7", "red 8"]}, (["red 1"], ["yellow 2"], ["blue 3"]), draw=["green 6"],
            overload_min=3, overload_max=3, overload_draw_min=1, overload_draw_max=1)
     answer(g, "left: red discard two on red 1", "red 9")  # (then the red 8, the only red left)
-    assert pile(g, "pile_a") == ["red 8"]  # the third card pressed overloaded it
+    assert pile(g, "left") == ["red 8"]  # the third card pressed overloaded it
     assert hand(g, 0) == ["blue 9", "green 6", "yellow 9"]
 
 
@@ -276,7 +276,7 @@ def test_tp_11_wild_clear_clears_its_pile_and_never_overloads_it() -> None:
            (["red 1", "red 2", "red 3"], ["yellow 2"], ["blue 3"]), draw=["green 6"],
            overload_min=1, overload_max=1, overload_draw_min=1, overload_draw_max=1)
     answer(g, "left: wild clear on red 3", "yellow")
-    assert pile(g, "pile_a") == ["wild clear"]
+    assert pile(g, "left") == ["wild clear"]
     assert sorted(labels(g.discard_pile)) == ["red 1", "red 2", "red 3"]
     assert hand(g, 0) == ["blue 9", "yellow 9"]  # no overload draw
     assert [(e["card"].label, e["value"]) for e in events(g, "card_named")] == [("wild clear", "yellow")]
@@ -288,7 +288,9 @@ def test_tp_12_wild_give_away_gives_two_cards_to_a_player_of_choice() -> None:
            (["red 1"], ["yellow 2"], ["blue 3"]))
     answer(g, "right: wild give away on blue 3", "blue")
     assert pending(g) == (0, "player", "pick a player")
-    answer(g, 2, "blue 9", "red 4")
+    answer(g, 2)
+    assert pending(g) == (0, "card", "pick a card to give away")
+    answer(g, "blue 9", "red 4")
     assert hand(g, 0) == ["green 7"]
     assert hand(g, 2) == ["blue 9", "red 4", "red 7", "red 8"]
     assert [(e["player"], e["other"]) for e in events(g, "card_given")] == [(0, 2), (0, 2)]
