@@ -71,8 +71,9 @@ def _key(option: Any, player: int, n: int, game: Game | None = None) -> Any:
     first card, 0 for a pile's top) and its cards' faces in order."""
     if isinstance(option, Lay):
         at = 0
-        for zone in (game.places.values() if game is not None else ()):
-            at = next((i + 1 for i, c in enumerate(zone) if c.id == option.target.id), at)
+        for zone in (game.variant.zones if game is not None else ()):
+            if zone.shape == "row" and game is not None:  # (a pile's top is at 0, whatever lies under it)
+                at = next((i + 1 for i, c in enumerate(game.places[zone.name]) if c.id == option.target.id), at)
         return ("lay", option.way, _face(option.target), at, tuple(_face(c) for c in option.cards))
     if isinstance(option, Play):
         return ("face", _face(option.card))
