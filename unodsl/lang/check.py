@@ -495,6 +495,9 @@ class Checker:
                 if not isinstance(arg, ast.Lambda):
                     raise CheckError(f"{node.func}() wants a lambda for {p.name!r}", arg.at,
                                      "write it as x -> expression")
+                if any(arg.param in scope for scope in self.scopes):
+                    raise CheckError(f"{arg.param!r} is a variable here: a lambda's parameter needs a name of its "
+                                     "own", arg.at, f"for example {arg.param}2 -> …")
                 self.scopes.append({})
                 try:
                     self.bind(arg.param, ELEMENT.get(first_type, "any"), arg.at)
