@@ -67,19 +67,22 @@ def lays(g: State, p: int) -> list[Lay]:
             [onto[-1]] if way.onto not in g.laid else [])
         if not targets:
             continue
-        groups = _groups(g, way, hand, p)
+        sets: list[tuple[Card, ...]] = []  # the same for every target: made once
+        for group in _groups(g, way, hand, p):
+            sets += _sets(group, way.least, way.most, way.to == "discard_pile", tries - len(sets))
+            if len(sets) > tries:
+                raise _too_many(g, way)
         env: dict[str, Any] = {"player": p}
         for target in targets:
+            tries -= len(sets)
+            if tries < 0:
+                raise _too_many(g, way)
             env["target"] = target
-            for group in groups:
-                for cards in _sets(group, way.least, way.most, way.to == "discard_pile"):
-                    tries -= 1
-                    if tries < 0:
-                        raise _too_many(g, way)
-                    env["cards"] = list(cards)
-                    if (way.legal is None or _holds(g, way, env)) and (cards, target) not in made:
-                        made.add((cards, target))  # (two plays that allow the same: the first declared)
-                        options.append(Lay(way.name, cards, target))
+            for cards in sets:
+                env["cards"] = list(cards)
+                if (way.legal is None or _holds(g, way, env)) and (cards, target) not in made:
+                    made.add((cards, target))  # (two plays that allow the same: the first declared)
+                    options.append(Lay(way.name, cards, target))
     return options
 
 
@@ -121,12 +124,17 @@ def _groups(g: State, way: PlayWay, hand: Sequence[Card], p: int) -> list[list[l
     return [list(faces.values()) for faces in groups.values()]
 
 
-def _sets(faces: list[list[Card]], least: int, most: int, ordered: bool) -> list[tuple[Card, ...]]:
+def _sets(faces: list[list[Card]], least: int, most: int, ordered: bool, cap: int) -> list[tuple[Card, ...]]:
     """The sets of `least`..`most` cards from `faces` (cards of one face are alike), each
-    once; `ordered`: the cards go down one by one, and each order of a set is its own."""
+    once; `ordered`: the cards go down one by one, and each order of a set is its own.
+    Past `cap` sets it stops (the caller refuses so many)."""
+    if most == 1:
+        return [(cards[0],) for cards in faces]
     out: list[tuple[Card, ...]] = []
     for k in range(least, most + 1):
         for pick in combinations_with_replacement(range(len(faces)), k):
+            if len(out) > cap:
+                return out
             counts: dict[int, int] = {}
             for f in pick:
                 counts[f] = counts.get(f, 0) + 1
