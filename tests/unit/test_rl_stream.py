@@ -220,6 +220,8 @@ PINNED = [
                  "6f1eaf57e5214b8ff6a25c7ae106b35ab9b34e79e1f0172e498618b4c380f3f4", marks=SLOW),
     pytest.param("house/draw_two_stacking", 4, 3, {},
                  "7ea1731e6ff4fd711bcc40ac55c5f0d4ccc130bd0cf660388384c3a347d14acf", marks=SLOW),
+    ("triple_play", 2, 3, {}, "10c1323553e08c932b0116bd7e1d5924ba07e97f5a97df10c5e7fa2be6dac077"),
+    ("triple_play", 4, 3, {}, "3301a32d1b143f8ca5442673c2d6a9f1630365ca87c25be56f1402903ffaf427"),
     ("house/doubles", 2, 3, {}, "276f0cfe331ab727ec65065f8603566467f9023412151f1fa162f18ec5d019ae"),
     ("house/doubles", 4, 3, {}, "08c445953219433bdc4b78c306cdd9ac9f591eb531d402bdf076dff839ff209a"),
     ("house/jump_in", 2, 3, {}, "468ea031dfc44eb25039ffb235191863da2b3e9e524c0d8e5b728e34dd42a90f"),
