@@ -94,7 +94,8 @@ def test_a_declared_play_is_offered_with_its_text_and_made_by_its_number(tmp_pat
     assert game is not None and game.decision is not None and game.decision.player == 0
     d = t.frame(0)["you"]["decision"]
     lays = [(i, o) for i, o in enumerate(d["options"]) if o["what"] == "lay"]
-    assert [o["text"] for _, o in lays] == ["doubles: yellow 2 + blue 2 on yellow 7", "doubles: yellow 5 + red 5 on yellow 7"]
+    assert [o["text"] for _, o in lays] == ["doubles: yellow 2 + blue 2 on yellow 7",
+                                            "doubles: yellow 5 + red 5 on yellow 7"]
     i, lay = lays[1]
     assert lay["play"] == "doubles" and [c["label"] for c in lay["cards"]] == ["yellow 5", "red 5"]
     assert lay["target"]["label"] == "yellow 7"
