@@ -162,7 +162,7 @@ class Invariants:
 
     def __call__(self, g: Game, name: str, data: dict[str, Any]) -> None:
         self.events += 1
-        zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
+        zones = g.zones().values()  # (the zones a variant declares too)
         assert sorted(c.id for z in zones for c in z) == self.deck, f"COM-3 broken at {name}"
         assert 0 <= g.current < g.n, f"current player {g.current} at {name}"
         assert all(s >= 0 for s in g.scores), f"negative score at {name}"

@@ -322,7 +322,7 @@ class Conservation:
         self.deck = sorted(c.id for c in game.cards)
 
     def __call__(self, g: Game, name: str, data: dict[str, Any]) -> None:
-        zones = [*g.hands, g.draw_pile, g.discard_pile, g.aside]
+        zones = g.zones().values()  # (the zones a variant declares too)
         assert sorted(c.id for z in zones for c in z) == self.deck, f"COM-3 broken at {name}"
 
 
