@@ -237,3 +237,12 @@ rules:
     assert g.events is not None
     flagged = [d["flag"] for name, d in g.events if name == "flagged"]
     assert flagged == ["a", "a2", "b"]
+
+
+def test_sum_refuses_a_number_that_may_be_none(tmp_path: Path) -> None:
+    plays = "    - {name: tens, cards: 2, to: aside, legal: 'sum(cards, c -> c.rank) == 10'}"
+    found = messages(write(tmp_path, PLAYS.replace("{plays}", plays)))
+    assert found == ["c.rank may be none here, so it can't be added up"]
+    plays = ("    - {name: tens, cards: 2, to: aside, "
+             "legal: 'sum(cards, c -> if c.rank == none then 0 else c.rank) == 10'}")
+    assert messages(write(tmp_path, PLAYS.replace("{plays}", plays))) == []

@@ -92,7 +92,10 @@ class Checker:
                 return name not in self.ctx.env and builtin is not None and builtin.nullable
             case ast.Attr(obj=obj, name=name):
                 card = self.ctx.types.get(id(obj)) in ("card", "any")
-                return card and (id(obj) in self.nulls or name in NULLABLE_ATTRS)
+                if id(obj) in self.nulls:
+                    return card
+                known = self.ctx.domains.get(f"card.{name}")  # (a deck whose every card has one: never none)
+                return card and name in NULLABLE_ATTRS and (known is None or None in known[1])
             case ast.Call(func=func) if func in self.ctx.functions:
                 fn = self.ctx.functions[func]
                 return fn is not None and fn.nullable
@@ -507,6 +510,9 @@ class Checker:
                 if p.name in ("test", "answer") and not fits(body, "bool"):  # a condition, not a value
                     raise CheckError(f"{node.func}()'s {p.name!r} is a condition (true or false); "
                                      f"{show(arg.body)} is {body}", arg.body.at, "compare it, e.g. c -> c.rank == 7")
+                if prim.fold is not None and p.name == "value":  # sum's numbers to add up: never none
+                    self._want(body, "int", arg.body)
+                    self._no_none(arg.body, "added up")
                 self.ctx.types[id(arg)] = "fn"
                 continue
             t = self.check(arg, in_lambda=in_lambda, value_only=value_only)
