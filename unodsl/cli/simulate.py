@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 from rich.markup import escape
+from rich.table import Table
 
 from ..errors import UnoDslError, VariantError
 from ..tools import plots
@@ -268,20 +269,8 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
         if fixed:
             console.print("  [dim]fixed seats: an agent's wins include the advantage of the seats it holds[/]\n")
 
-    kinds = list(dict.fromkeys(k for f in figs for k in f["cards_played"]["by_kind"]))
-    heads = [f"{what} {tag}".strip() for tag in tags for what in ("share", "per round (95% CI)")]
-    table = _table("Cards played by kind", "kind", *heads)
-    for kind in kinds:
-        cells = []
-        for f in figs:
-            k = f["cards_played"]["by_kind"].get(kind)
-            if k is None:
-                cells += ["–", "–"]
-                continue
-            ci = k["per_round_ci95"]
-            cells += [f"{100 * k['share']:.1f}%",
-                      _num(k["per_round"]) + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")]
-        table.add_row(escape(kind), *cells)
+    table = _by_name("Cards played by kind", "kind", tags, figs, ("cards_played", "by_kind"),
+                     ("share", lambda k: f"{100 * k['share']:.1f}%"))
     table.add_row("all", *[c for f in figs for c in ("100%", _num(f["cards_played"]["per_round"]))])
     console.print(table)
     _report_plays_made(console, tags, figs)
@@ -292,22 +281,29 @@ def report(console: Console, runs: Sequence[Simulation], figs: Sequence[dict[str
 
 def _report_plays_made(console: Console, tags: list[str], figs: Sequence[dict[str, Any]]) -> None:
     """The declared plays (`turn: plays:`) made, by name, when a variant declares any."""
-    names = list(dict.fromkeys(k for f in figs for k in f["plays_made"]["by_play"]))
-    if not names:
-        return
-    heads = [f"{what} {tag}".strip() for tag in tags for what in ("times", "per round (95% CI)")]
-    table = _table("Declared plays made", "play", *heads)
-    for name in names:
+    if any(f["plays_made"]["by_play"] for f in figs):
+        console.print(_by_name("Declared plays made", "play", tags, figs, ("plays_made", "by_play"),
+                               ("times", lambda k: f"{k['count']:,}")))
+
+
+def _by_name(title: str, label: str, tags: list[str], figs: Sequence[dict[str, Any]], where: tuple[str, str],
+             first: tuple[str, Callable[[dict[str, Any]], str]]) -> Table:
+    """A table of counts by name (`figs[i][where[0]][where[1]][name]`), a run's two columns
+    each: `first` (its heading, its cell) and the count per round with its interval."""
+    part, by = where
+    heads = [f"{what} {tag}".strip() for tag in tags for what in (first[0], "per round (95% CI)")]
+    table = _table(title, label, *heads)
+    for name in dict.fromkeys(k for f in figs for k in f[part][by]):
         cells = []
         for f in figs:
-            k = f["plays_made"]["by_play"].get(name)
+            k = f[part][by].get(name)
             if k is None:
                 cells += ["–", "–"]
                 continue
             ci = k["per_round_ci95"]
-            cells += [f"{k['count']:,}", _num(k["per_round"]) + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")]
+            cells += [first[1](k), _num(k["per_round"]) + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")]
         table.add_row(escape(name), *cells)
-    console.print(table)
+    return table
 
 
 def _report_failures(console: Console, f: dict[str, Any]) -> None:
