@@ -20,7 +20,7 @@ from tests.property.test_backends import decided
 from unodsl import load_variant
 from unodsl.cli import main
 from unodsl.engine.backends import backend_of
-from unodsl.engine.state import STEADY
+from unodsl.engine.state import STEADY, STILL
 from unodsl.errors import VariantRuntimeError
 from unodsl.lang.emit import EmitError, literal
 from unodsl.lang.signature import CARD_ATTRS
@@ -39,7 +39,7 @@ FIXED = {
 # (i<n>_…: the locals of a template put in place of a call: engine/template.py)
 MADE = re.compile(r"^(o\d+_\w*|E_\w+|l_\w+|i\d+_\w+|t\d+|fn\d+|k\d+|items\d+|times\d+"
                   r"|(cond|run|resume|loop|lam|fire)_\d+"
-                  r"|G_(" + "|".join(STEADY) + "))$")  # (a steady field of the game, read once by a loop)
+                  r"|G_(" + "|".join(STEADY + STILL) + "))$")  # (a steady field of the game, read once by a loop)
 
 HOSTILE_EFFECT = (
     "__import__ = 1; e = __import__ + 1; g = e; __builtins__ = \"'); import os; ('\\\\{0}}\"; "

@@ -14,7 +14,7 @@ import pytest
 from unodsl import Game, load_variant, make_agents
 from unodsl.engine import snapshot, state
 from unodsl.engine.backends import backend_of
-from unodsl.engine.state import FIELDS, STEADY
+from unodsl.engine.state import FIELDS, STEADY, STILL
 from unodsl.errors import UnoDslError
 
 
@@ -49,6 +49,53 @@ def test_steady_fields_are_bound_only_when_a_game_is_made() -> None:
     assert bound == {("game.py", "__init__", "draw_pile"), ("game.py", "__init__", "discard_pile"),
                      ("game.py", "__init__", "aside"), ("game.py", "__init__", "hands"),
                      ("game.py", "_first_start", "n"), ("game.py", "_derive", "_memo")}
+
+
+def _binders(fields: tuple[str, ...]) -> set[tuple[str, str, str]]:
+    """(module, function, field) for each assignment of one of `fields` to an attribute in the package."""
+    package = Path(__file__).resolve().parents[2] / "unodsl"
+    bound: set[tuple[str, str, str]] = set()
+    for path in package.rglob("*.py"):
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(fn, ast.FunctionDef):
+                for node in ast.walk(fn):
+                    targets = (node.targets if isinstance(node, ast.Assign)
+                               else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+                    for target in targets:
+                        for el in target.elts if isinstance(target, ast.Tuple) else [target]:
+                            if isinstance(el, ast.Attribute) and el.attr in fields:
+                                bound.add((path.name, fn.name, el.attr))
+    return bound
+
+
+def test_still_fields_are_bound_only_where_no_game_runs() -> None:
+    """Generated loops read a still field once too (state.STILL): it is bound only when a game is made,
+    cloned or watched (watch is refused while the game runs), and by a search on its own copy before it
+    runs it (the flags themselves are set together by Game._rewatch)."""
+    assert _binders(STILL) == {("game.py", "__init__", "max_turns"), ("game.py", "__init__", "_watch"),
+                               ("game.py", "_first_start", "_watch"), ("game.py", "clone", "_watch"),
+                               ("game.py", "watch", "_watch"), ("ismcts.py", "_rollout", "max_turns"),
+                               ("rl.py", "__init__", "max_turns")}  # (the env's own setting, not a game's)
+
+
+def test_a_listener_cannot_be_attached_while_the_game_runs() -> None:
+    """An agent asked inside autoplay that attaches a listener is refused: its decision stays pending,
+    and who listens is what it was (a generated loop has read it once)."""
+    class Watcher:  # (autoplay asks the first decision where the game has stopped: the next, inside it)
+        asked = 0
+
+        def choose(self, game: Any, decision: Any) -> Any:
+            Watcher.asked += 1
+            if Watcher.asked == 2:
+                game.watch(lambda g, name, data: None)
+            return decision.options[0]
+
+    game = Game(load_variant("classic"), 2, 5)
+    watch, flags = game._watch, (game._loud_turn, game._loud_play, game._loud_draw)
+    with pytest.raises(UnoDslError, match="cannot watch a game in the middle of a step"):
+        game.autoplay([Watcher(), Watcher()])
+    assert Watcher.asked == 2 and game.decision is not None
+    assert game._watch is watch and not game.listeners and (game._loud_turn, game._loud_play, game._loud_draw) == flags
 
 
 def test_the_start_a_new_game_copies_is_the_same_whoever_made_the_first_game() -> None:

@@ -89,7 +89,7 @@ def end_game(g: State, e: Env) -> None:
 
 begin_turn = _step(Template("begin_turn", step=True, doc=(
     "A turn begins: `player` is whose it is (turn_start); past max_turns the round is a runaway."), body="""
-    if g.turns >= g.max_turns:
+    if g.turns >= %max_turns:
         g.runaway()
     g.turns += 1
     @player = g.current

@@ -368,7 +368,12 @@ class Game(State):
 
     def watch(self, listener: Listener, events: Iterable[str] | None = None) -> None:
         """Call `listener(game, event, data)` after every event from now on (at least
-        those named in `events`; it may also see events that rules subscribe to)."""
+        those named in `events`; it may also see events that rules subscribe to). Not
+        while the game runs (from a listener or an agent asked inside autoplay): who
+        listens is fixed from one decision to the next (state.STILL)."""
+        if self._running:
+            raise GameError("cannot watch a game in the middle of a step: attach the listener before the game "
+                            "runs, or between decisions")
         self.listeners.append(listener)
         if events is None:
             self._watch = ALL

@@ -148,7 +148,7 @@ ask = function(Template("ask", doc=(
     if $answer is ASK:
         g.decision = $d
         g._paused.append(new_bind(($var, $env, $d)))
-    elif 'choice' in g._watch:
+    elif 'choice' in %_watch:
         g._chosen($d, $answer)
 """, value="$answer", globals={"ASK": ASK, "ANSWER_TYPES": ANSWER_TYPES, "illegal": illegal,
                                 "new_bind": new_bind}), __name__)

@@ -72,6 +72,12 @@ FIELDS: dict[str, Kind] = {
 # engine to never assigning them anywhere else.
 STEADY = ("hands", "draw_pile", "discard_pile", "aside", "n", "_memo")
 
+# Fields a run of the game (machine.go: from an answer to the next decision) never binds:
+# set when a game is made, loaded or cloned, by Game.watch, which is refused while the game
+# runs, and on a copy before it runs (a search's max_turns). A generated loop may read them
+# once too (a template's %name): a loop never outlives its run.
+STILL = ("max_turns", "_watch", "_loud_turn", "_loud_play", "_tell_play", "_loud_draw")
+
 # How a pickled game's state is laid out: a pickle records it, and loading refuses one
 # made by an engine that laid it out otherwise (engine/snapshot.py). It follows the
 # declaration above by itself; raise STATE_VERSION when a field keeps its name but

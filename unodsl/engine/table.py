@@ -79,7 +79,7 @@ def after_rules(g: State, program: Program, p: int, card: Card) -> bool:
 draw = function(Template("draw", doc="`p` draws up to `count` cards; an empty pile is refilled (COM-1).",
                          params=("p", "count"), body="""
     $pile = %draw_pile
-    if $count == 1 and $pile and not g._loud_draw:
+    if $count == 1 and $pile and not %_loud_draw:
         $got = [$pile.pop()]
         %hands[$p] += $got
     else:
@@ -349,7 +349,7 @@ advance = function(Template("advance", doc=(
     if g.bent:
         g.advance_bent()
     else:
-        g.current = (g.current + g.direction) % g.n
+        g.current = (g.current + g.direction) % %n
 """), __name__)
 
 

@@ -6,8 +6,9 @@ A template is the body of a function of `g` (the game), in Python with four mark
 
     $name           a local of the template, or one of its parameters
     @name           an entry of the program's variables (`e['name']`)
-    %name           a steady field of the game (state.STEADY: `g.name`, bound when the
-                    game is made and changed only in place), which a loop may read once
+    %name           a steady field of the game (`g.name`; state.STEADY: bound when the
+                    game is made and changed only in place; state.STILL: never bound while
+                    the game runs), which a loop may read once
     #if fact:       a test the variant may decide (see FACTS; `watched(event)`: the event
                     is watched, sure to be when a rule hears it). Its block is indented as
     #elif fact:     under an `if`; where the variant decides it, only the branch taken
@@ -36,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Variant
-from .state import STEADY
+from .state import STEADY, STILL
 
 # -- facts -------------------------------------------------------------------------------
 
@@ -69,11 +70,11 @@ FACTS: Mapping[str, Fact] = {
                      "the turn's draw (no penalty, not until playable) is one card"),
     "declared_plays": Fact("g._ways", lambda v: bool(v.turn.plays), "the turn offers plays of `turn: plays:`"),
     "rules": Fact(None, lambda v: bool(v.rules), "the variant has rules (they may queue)"),
-    "loud_turn": Fact("g._loud_turn", _rules_on("turn_start", "turn_end", "choice"),
+    "loud_turn": Fact("%_loud_turn", _rules_on("turn_start", "turn_end", "choice"),
                       "a turn's events or choices are watched"),
-    "loud_play": Fact("g._loud_play", _rules_on("card_played", "hand_changed"), "a play is told or counted"),
-    "tell_play": Fact("g._tell_play", _rules_on("card_played", "hand_changed"), "a play is told"),
-    "loud_draw": Fact("g._loud_draw", _rules_on("card_drawn", "hand_changed"), "a draw is told"),
+    "loud_play": Fact("%_loud_play", _rules_on("card_played", "hand_changed"), "a play is told or counted"),
+    "tell_play": Fact("%_tell_play", _rules_on("card_played", "hand_changed"), "a play is told"),
+    "loud_draw": Fact("%_loud_draw", _rules_on("card_drawn", "hand_changed"), "a draw is told"),
 }
 
 Facts = Mapping[str, bool | None]
@@ -116,8 +117,8 @@ class Template:
             if re.search(r"(?<![\w.@$])e(?![\w])", text.split("#", 1)[0] if not text.startswith("#") else ""):
                 raise ValueError(f"template {self.name}: hands its variables on ({text!r}); use @name")
             for name in _FIELD.findall(text):
-                if name not in STEADY:
-                    raise ValueError(f"template {self.name}: %{name} is not a steady field (state.STEADY)")
+                if name not in STEADY and name not in STILL:
+                    raise ValueError(f"template {self.name}: %{name} is not a steady field (state.STEADY, STILL)")
             if re.match(r"return\b", text):
                 raise ValueError(f"template {self.name}: returns from its middle ({text!r})")
             if text.startswith("#") and not (_HEAD.match(text) or _CALL.match(text) or _EMIT.match(text)):
@@ -260,7 +261,7 @@ class Render:
     def cond(self, text: str) -> str | bool:
         """A condition of a directive: `[not ]fact`, `[not ]fact and|or REST`, or Python
         (REST). True or False where the facts decide it, else the Python test."""
-        text = _WATCHED.sub(lambda m: "True" if m[1] in self.fires else f"{m[1]!r} in g._watch", text)
+        text = _WATCHED.sub(lambda m: "True" if m[1] in self.fires else f"{m[1]!r} in %_watch", text)
         if text == "True":
             return True
         given = re.fullmatch(r"(not )?\$(\w+)", text)  # a parameter given as a literal
