@@ -145,12 +145,15 @@ class _Module:
         runner (see loop_runner), or the entry of `e`."""
         return f"E_{name}" if name in self.local else f"e[{literal(name)}]"
 
-    def stores(self, ind: str) -> list[str]:
+    def stores(self, ind: str, last: bool = False) -> list[str]:
         """The line that writes the runner's local variables back to `e` (before `e` is left
-        in a frame or handed on, or the runner returns)."""
+        in a frame or handed on, or the runner returns: `last`, where a line a variable
+        costs no depth)."""
         if not self.local:
             return []
         keys = sorted(self.local)
+        if last:
+            return [line for k in keys for line in (f"{ind}if E_{k} is not {UNSET}:", f"{ind}    e[{literal(k)}] = E_{k}")]
         return [f"{ind}keep(e, {_names(keys)}, ({''.join(f'E_{k}, ' for k in keys)}))"]
 
     def loads(self, ind: str) -> list[str]:
@@ -254,7 +257,7 @@ class _Module:
         loads = [f"    G_{f} = g.{f}" for f in sorted(fields)]
         loads += self.loads("    ")
         self.wheres[name] = tuple(wheres)
-        self.defs.append(_runner(f"{name}(g, e, items, k)", step[-1], [*loads, *body], self.stores("    ")))
+        self.defs.append(_runner(f"{name}(g, e, items, k)", step[-1], [*loads, *body], self.stores("    ", last=True)))
         self.local = outer
 
     def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None:

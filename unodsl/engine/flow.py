@@ -190,13 +190,17 @@ draw_for_turn = _step(Template("draw_for_turn", step=True, doc=(
 
 offer_drawn = _step(Template("offer_drawn", step=True, doc=(
     "The card drawn, if it can be played: play it, or keep it (a decision); else keep it. (Still held, "
-    "unless a rule moved it: it is drawn last, so looked for there first.)"), body="""
+    "unless a rule moved it: it is drawn last, so looked for there first; with no rules, it is.)"), body="""
     $drawn, $p = @_drawn, @player
     $card = $drawn[-1] if $drawn else None
-    $hand = %hands[$p]
     $legal = False
-    if $card is not None and (($hand and $hand[-1] is $card) or $card in $hand):
-        #call $legal = playable($card, $p)
+    #if rules:
+        $hand = %hands[$p]
+        if $card is not None and (($hand and $hand[-1] is $card) or $card in $hand):
+            #call $legal = playable($card, $p)
+    #else:
+        if $card is not None:
+            #call $legal = playable($card, $p)
 """, takes=("not $legal", "KEEP"), asks="decision(($p, 'drawn', (g._plays[$card.id], KEEP), '', None))",
     globals={"KEEP": KEEP, "decision": decision}))
 
@@ -211,9 +215,13 @@ must_play_drawn = _step(Template("must_play_drawn", step=True, doc=(
     "The card drawn is played if it can be (still held: see offer_drawn)."), body="""
     $drawn, $p = @_drawn, @player
     $paused = $legal = False
-    $hand = %hands[$p]
-    if $drawn and (($hand and $hand[-1] is $drawn[-1]) or $drawn[-1] in $hand):
-        #call $legal = playable($drawn[-1], $p)
+    #if rules:
+        $hand = %hands[$p]
+        if $drawn and (($hand and $hand[-1] is $drawn[-1]) or $drawn[-1] in $hand):
+            #call $legal = playable($drawn[-1], $p)
+    #else:
+        if $drawn:
+            #call $legal = playable($drawn[-1], $p)
     if $legal:
         #call $paused = play($p, $drawn[-1], True)
 """, pauses="$paused", globals={"PAUSED": PAUSED}))

@@ -359,16 +359,19 @@ def advance_bent(g: State) -> None:
     see advance_in."""
     if g.out:
         advance_in(g)
-    else:
-        if g.next_override is not None:
-            g.current = g.next_override
-        elif not g.again:
-            if g.skips and "skipped" in g._watch:
-                for k in range(1, min(g.skips, g.n) + 1):  # each player is told once
-                    emit(g, "skipped", {"player": (g.current + k * g.direction) % g.n})
-            g.current = (g.current + (g.skips + 1) * g.direction) % g.n
-        g.skips, g.again, g.next_override = 0, False, None
-    g.bent = bool(g.out)
+        g.bent = True
+        return
+    skips = g.skips
+    if g.next_override is not None:
+        g.current = g.next_override
+        g.next_override = None
+    elif not g.again:
+        if skips and "skipped" in g._watch:
+            for k in range(1, min(skips, g.n) + 1):  # each player is told once
+                emit(g, "skipped", {"player": (g.current + k * g.direction) % g.n})
+        g.current = (g.current + (skips + 1) * g.direction) % g.n
+    g.skips = 0
+    g.again = g.bent = False
 
 
 def advance_in(g: State) -> None:
@@ -551,8 +554,11 @@ def _winners(g: State) -> tuple[int, ...]:
     its players are), in seat order; the variant's tie-break, if any, settles a tie
     between teams (the highest value wins). More than one team left: a tie."""
     scoring = g.variant.scoring
-    teams_in = {team(g, q) for q in range(g.n) if q not in g.out}
-    seats = [q for q in range(g.n) if team(g, q) in teams_in]
+    if g.team_of is None and not g.out:
+        seats: Sequence[int] = range(g.n)  # (every player is a team of one, and in)
+    else:
+        teams_in = {team(g, q) for q in range(g.n) if q not in g.out}
+        seats = [q for q in range(g.n) if team(g, q) in teams_in]
     pick = max if scoring.winner == "highest" else min
     best = pick(g.scores[q] for q in seats)
     tied = [q for q in seats if g.scores[q] == best]

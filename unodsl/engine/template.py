@@ -177,10 +177,16 @@ class Render:
                 names[param] = arg
             else:
                 out.append(f"{ind}{prefix}{param} = {arg}")
+        drop = set()
+        for line, copies in _copies(t.body).items():  # a copy of a name read as a local: that name
+            made = {local: self.expr(source, prefix, names) for local, source in copies}
+            if all(text.isidentifier() for text in made.values()):
+                names.update(made)
+                drop.add(line)
         own = None if t.value is None else re.fullmatch(r"\$(\w+)", t.value)
         if into is not None and own is not None and own[1] not in names and into not in given:
             names[own[1]] = into  # (never an argument's name: the body may read it after)
-        out += self._lines(t, ind, prefix, names)
+        out += self._lines(t, ind, prefix, names, drop)
         if into is not None and t.value is not None and names.get(own[1] if own else "") != into:
             out.append(f"{ind}{into} = {self.expr(t.value, prefix, names)}")
         return out, prefix, names
@@ -192,13 +198,16 @@ class Render:
         text = _FIELD.sub(lambda m: self.field(m[1]), text)
         return _ENV.sub(lambda m: self.env(m[1]), text)
 
-    def _lines(self, t: Template, ind: str, prefix: str, names: Mapping[str, str]) -> list[str]:
+    def _lines(self, t: Template, ind: str, prefix: str, names: Mapping[str, str],
+               drop: set[str] | frozenset[str] = frozenset()) -> list[str]:
         self.objects.update(t.globals)
         out: list[str] = []
         outer, self._names = self._names, names
         decided = list(self._decided(_lines(t.body)))
         self._names = outer
         for depth, text in decided:
+            if depth == 0 and text in drop:  # (a copy whose names stand for its locals)
+                continue
             at = ind + " " * depth
             told = _EMIT.match(text)
             if told is not None:
@@ -314,6 +323,32 @@ _HEAD = re.compile(r"#(if|elif|else)(?: (.+))?:$")
 
 def _paren(test: str) -> str:
     return f"({test})" if " " in test else test
+
+
+def _copies(body: str) -> dict[str, list[tuple[str, str]]]:
+    """The lines of the body's first level that only copy variables or steady fields into
+    locals it never assigns again (`$p = @player`, `$d, $p = @_drawn, @player`), with their
+    (local, source) pairs, where the body never assigns the source either. In place, where
+    each source reads as a plain name, the local is that name and the line goes."""
+    text = "\n".join(_lines(body))
+    found: dict[str, list[tuple[str, str]]] = {}
+    for line in _lines(body):
+        m = re.fullmatch(r"((?:\$\w+, )*\$\w+) = ((?:[@%]\w+, )*[@%]\w+)", line)
+        if m is None:
+            continue
+        pairs = list(zip(m[1].split(", "), m[2].split(", "), strict=False))
+        if len(pairs) != m[1].count("$") or len(pairs) != len(m[2].split(", ")):
+            continue
+        if all(_stores(text, re.escape(local)) == 1 and _stores(text, re.escape(source)) == 0
+               for local, source in pairs):
+            found[line] = [(local[1:], source) for local, source in pairs]
+    return found
+
+
+def _stores(text: str, name: str) -> int:
+    """How many times `text` binds `name` (a $local, @variable or %field), as a target or a loop's."""
+    target = rf"(?:^|\n)\s*(?:[$@%\w]+\s*,\s*)*{name}(?!\w)\s*(?:,\s*[$@%\w]+\s*)*(?:[-+*|&]?=)(?!=)"
+    return len(re.findall(target, text)) + len(re.findall(rf"(?:for|as|#call) {name}(?!\w)", text))
 
 
 def _assigned(body: str) -> set[str]:
