@@ -153,7 +153,8 @@ class _Module:
             return []
         keys = sorted(self.local)
         if last:
-            return [line for k in keys for line in (f"{ind}if E_{k} is not {UNSET}:", f"{ind}    e[{literal(k)}] = E_{k}")]
+            return [line for k in keys
+                    for line in (f"{ind}if E_{k} is not {UNSET}:", f"{ind}    e[{literal(k)}] = E_{k}")]
         return [f"{ind}keep(e, {_names(keys)}, ({''.join(f'E_{k}, ' for k in keys)}))"]
 
     def loads(self, ind: str) -> list[str]:
