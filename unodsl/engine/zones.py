@@ -87,9 +87,21 @@ def seen(g: State, player: int) -> tuple[ZoneView, ...]:
             continue
         held = [(None, g.places[z.name])] if z.owner == "table" else list(enumerate(g.seat_places[z.name]))
         for seat, cards in held:
-            visible = z.shows == "all" or (z.shows == "owner" and seat == player)
-            out.append(ZoneView(z.name, seat, tuple(c.label for c in cards) if visible else None, len(cards)))
+            if z.shows == "all" or (z.shows == "owner" and seat == player):
+                here = z.name if seat is None else seat_zone(z.name, seat)
+                said = tuple(said_of(g, c, here) for c in cards) if g.named else ("",) * len(cards)
+                out.append(ZoneView(z.name, seat, tuple(c.label for c in cards), len(cards), said))
+            else:
+                out.append(ZoneView(z.name, seat, None, len(cards)))
     return tuple(out)
+
+
+def said_of(g: State, card: Card, zone: str) -> str:
+    """What was said of `card`, which lies in the zone named `zone` (name_color, then
+    name_number: "red", "7", "red 7"), or "": a value said elsewhere is forgotten."""
+    values = [str(given[0]) for what in ("color", "rank")
+              if (given := g.named.get((what, card.id))) is not None and given[1] == zone]
+    return " ".join(values)
 
 
 def hidden(g: State, player: int) -> list[list[Card]]:

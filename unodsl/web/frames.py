@@ -157,11 +157,17 @@ def public_data(k: Knowledge, looks: dict[str, FaceLook]) -> dict[str, Any]:
         # whose turn it is; any other question is "someone is deciding", without a name
         "turn": k.turn, "deciding": k.deciding,
         "over": k.over, "winner": k.winner, "two_sided": k.two_sided,
-        # the zones of `zones:`: a row's cards, a pile's top; cards None when this page may not see them
+        # the zones of `zones:`: a row's cards, a pile's top; cards None when this page may not see them;
+        # each card with what was said of it where it lies ("said": "7", "red"; "" for nothing)
         "zones": [{"name": z.name, "title": z.name.replace("_", " "), "seat": z.seat, "row": z.row, "size": z.size,
-                   "cards": None if z.cards is None else [label_data(c, looks) for c in z.cards], "about": z.about}
+                   "cards": None if z.cards is None else _zone_cards(z.cards, z.said, looks), "about": z.about}
                   for z in k.zones],
     }
+
+
+def _zone_cards(cards: Sequence[str], said: Sequence[str] | None, looks: dict[str, FaceLook]) -> list[dict[str, Any]]:
+    said = said or ("",) * len(cards)
+    return [{**label_data(c, looks), "said": s} for c, s in zip(cards, said, strict=True)]
 
 
 def seat_data(k: Knowledge, decision_id: str | None, labels: Sequence[str]) -> dict[str, Any]:

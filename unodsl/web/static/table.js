@@ -373,7 +373,16 @@ function renderZones(s) {
     if (z.cards === null) {
       if (z.size) cards.append(cardElement(null, "span"));
     } else {
-      for (const c of z.cards) cards.append(cardElement(c, "span"));
+      for (const c of z.cards) {
+        const card = cardElement(c, "span");
+        if (c.said) {  // what its player said it counts as, where it lies ("7", "red")
+          const name = String(c.label) + " (" + c.said + ")";
+          card.title = name;
+          card.setAttribute("aria-label", name);
+          card.append(el("span", "said", c.said));
+        }
+        cards.append(card);
+      }
     }
     zone.append(cards);
     const many = z.size + (z.size === 1 ? " card" : " cards");
