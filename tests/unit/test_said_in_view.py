@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
+
 from tests.helpers import answer
 from tests.scenario.test_dos import dos
 from tests.scenario.test_triple_play import tp
@@ -101,3 +103,34 @@ def test_the_web_table_sends_the_value_said_of_a_piles_top_card() -> None:
     zones = public_data(knowledge(g, 2), face_looks(g.variant))["zones"]
     left = next(z for z in zones if z["name"] == "left")
     assert left["cards"] == [{"label": "wild", "color": "", "wild": True, "said": "green"}]
+
+
+def test_the_rl_observation_counts_the_cards_of_a_zone_by_the_value_said() -> None:
+    pytest.importorskip("pettingzoo")
+    from unodsl.rl import env
+
+    e = env("dos", players=3, seed=1)
+    assert e.game is not None
+    e.game.arrange({0: ["red wild number", "green 3", "blue 4", "green 8", "blue 1"], 1: ["red 1", "red 7"],
+                    2: ["red 3", "red 10"]}, zones={"center_row": ["blue 10", "yellow 4"]})
+    answer(e.game, "double_match: red wild number + green 3 on blue 10")
+    width = len(e.colors) + len(e.said_numbers)  # each place: the colours said, then the numbers 1 … 10
+    assert (list(e.said_numbers), width) == (list(range(1, 11)), 14)
+    for agent in e.possible_agents:
+        said = e.observe(agent)["observation"][e.layout["zone_said"]]
+        blocks = [{k: int(v) for k, v in enumerate(said[i * width:(i + 1) * width]) if v} for i in range(3)]
+        assert blocks == [{}, {len(e.colors) + 7 - 1: 1}, {}]  # center_row, matched (one card said 7), bonus
+
+    e = env("triple_play", players=3, seed=1)
+    assert e.game is not None
+    e.game.arrange({0: ["wild", "blue 9", "yellow 9"], 1: ["green 2", "green 4", "yellow 7"], 2: ["red 7", "red 8"]},
+                   zones={"left": ["red 1"], "middle": ["yellow 2"], "right": ["blue 3"]})
+    assert e.game.decision is not None  # (which piles are lit is chance: the wild goes on the first it may)
+    wild = next(str(o) for o in e.game.decision.options if ": wild on " in str(o))
+    pile = ["left", "middle", "right"].index(wild.split(":")[0])
+    answer(e.game, wild, "green")
+    width = len(e.colors) + len(e.said_numbers)
+    said = e.observe("player_2")["observation"][e.layout["zone_said"]]
+    blocks = [[int(v) for v in said[i * width:(i + 1) * width]] for i in range(3)]
+    green = [int(c == "green") for c in e.colors] + [0] * len(e.said_numbers)
+    assert blocks == [green if i == pile else [0] * width for i in range(3)]

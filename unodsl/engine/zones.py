@@ -96,12 +96,18 @@ def seen(g: State, player: int) -> tuple[ZoneView, ...]:
     return tuple(out)
 
 
+def said(g: State, card: Card, zone: str) -> tuple[Any, Any]:
+    """The colour and the number said of `card` (name_color, name_number), which lies in
+    the zone named `zone`, each None if none was said there: a value said elsewhere is
+    forgotten."""
+    color, number = g.named.get(("color", card.id)), g.named.get(("rank", card.id))
+    return (color[0] if color is not None and color[1] == zone else None,
+            number[0] if number is not None and number[1] == zone else None)
+
+
 def said_of(g: State, card: Card, zone: str) -> str:
-    """What was said of `card`, which lies in the zone named `zone` (name_color, then
-    name_number: "red", "7", "red 7"), or "": a value said elsewhere is forgotten."""
-    values = [str(given[0]) for what in ("color", "rank")
-              if (given := g.named.get((what, card.id))) is not None and given[1] == zone]
-    return " ".join(values)
+    """What was said of `card` lying in `zone` as a person reads it: "red", "7", "red 7", or ""."""
+    return " ".join(str(v) for v in said(g, card, zone) if v is not None)
 
 
 def hidden(g: State, player: int) -> list[list[Card]]:
