@@ -127,3 +127,8 @@ def hidden(g: State, player: int) -> list[list[Card]]:
 def shows(g: State) -> dict[str, str]:
     """Who sees each zone of `zones:`, by name (events.visible_to's `shows`)."""
     return {z.name: z.shows for z in g.variant.zones if not z.builtin}
+
+
+def called(g: State) -> dict[str, str]:
+    """What each zone of `zones:` is called, by name (Zone.called: events.zone_words' `called`)."""
+    return {z.name: z.called for z in g.variant.zones if not z.builtin}
