@@ -132,6 +132,7 @@ def test_the_page_shows_the_value_said_under_the_card(tmp_path: Path, chromium: 
         assert [cards.nth(i).get_attribute("title") for i in range(cards.count())] == [
             "red wild number (7)", "green 3", "blue 10"]
         assert cards.nth(0).locator(".said").text_content() == "7" and cards.locator(".said").count() == 1
+        assert player.page.is_hidden("#uno")  # DOS asks its own call as a question: no UNO button
         assert player.errors == []
         context.close()
 
