@@ -32,7 +32,7 @@ class Face:
     @property
     def label(self) -> str:
         """How a card is named: its colour and symbol ("red 7", "blue skip"); a colourless
-        card with a number says its kind too ("wild dos 2"), else its kind ("wild")."""
+        card with a number says its kind too ("joker 2"), else its kind ("wild")."""
         name = self.symbol.replace("_", " ")
         if self.color:
             return f"{self.color} {name}"

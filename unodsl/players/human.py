@@ -103,7 +103,7 @@ def _which(option: Lay, decision: Decision) -> str:
 
 
 def _words(name: str) -> str:
-    """A name from the variant file in words (`double_match` → "double match")."""
+    """A name from the variant file in words (`two_cards` → "two cards")."""
     return name.replace("_", " ")
 
 
