@@ -32,7 +32,7 @@ class Face:
     @property
     def label(self) -> str:
         """How a card is named: its colour and symbol ("red 7", "blue skip"); a colourless
-        card with a number says its kind too ("wild dos 2"), else its kind ("wild")."""
+        card with a number says its kind too ("joker 2"), else its kind ("wild")."""
         name = self.symbol.replace("_", " ")
         if self.color:
             return f"{self.color} {name}"
@@ -83,6 +83,20 @@ class Zone:
     capacity: int | None = None
     builtin: bool = False
     description: str = ""
+
+    @property
+    def called(self) -> str:
+        """What the rulebook and the narration call it, without an article: its name in
+        words, with its shape when the name ends in no word for a place ("center row",
+        "matched row", "left pile", "stock")."""
+        said = self.name.replace("_", " ")
+        return said if said.rsplit(" ", 1)[-1] in PLACE_WORDS else f"{said} {self.shape}"
+
+
+# Words that name a place already: a declared zone whose name ends with one is said as it is
+# ("the center row", "your stock"); any other gets its shape ("the bonus row", "the vault pile").
+PLACE_WORDS = frozenset({"row", "pile", "stock", "deck", "area", "zone", "line", "stack", "heap", "box", "tableau",
+                         "hand", "board", "market", "reserve", "well", "foundation", "discard", "discards"})
 
 
 BUILTIN_ZONES = (

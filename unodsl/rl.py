@@ -57,7 +57,9 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
 from .engine.actions import DRAW, KEEP, PASS, Decision, Lay, Play
 from .engine.actions import KINDS as DECISION_KINDS
 from .engine.cards import Card
+from .engine.events import seat_zone
 from .engine.game import MAX_TURNS, Game
+from .engine.zones import said
 from .errors import GameError, IllegalAction, RunawayRound, UnoDslError
 from .model import Face, Variant
 from .variant.asks import numbers_offered
@@ -158,8 +160,12 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
         # the zones of `zones:` (a player's: one per seat, own first, then in seat order)
         self.declared = [z for z in variant.zones if not z.builtin]
         places = sum(n if z.owner == "player" else 1 for z in self.declared)
-        if places:  # each: its cards counted by face (those the player may see), then its size
+        ranks = [f.rank for f in self.faces if f.rank is not None] or [0]
+        self.said_numbers = range(min(ranks), max(ranks) + 1)  # (a number said outside them: its nearest end)
+        if places:  # each: its cards counted by face (those the player may see), then its size; and what
+            # was said of them (name_color, name_number): cards counted by the colour said, then by the number
             sizes.append(("zones", places * (nf + 1), deck))
+            sizes.append(("zone_said", places * (nc + len(self.said_numbers)), deck))
         k = self.lay_slots
         self.lay_most = max((w.most for w in variant.turn.plays), default=0)  # the most cards of a play
         if k:  # each slot's play by indices, 1-based (0: no play): its way, its target's face, its cards' faces
@@ -466,8 +472,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
     def _encode_zones(self, vec: array[float], game: Game, p: int) -> None:
         """The zones of `zones:` as `p` sees them (PlayerView.zones): for each, in order
         (a player's zone once per seat, `p`'s first), its cards counted by face when `p`
-        may see them (face up; or `p`'s own, for a zone its owner sees), then its size."""
+        may see them (face up; or `p`'s own, for a zone its owner sees), then its size; and
+        in zone_said, the same places' cards counted by the colour and the number said of them."""
         at, nf, deck, order = self.layout["zones"].start, len(self.faces), self._deck, self._order[p]
+        said_at, nc, numbers = self.layout["zone_said"].start, len(self.colors), self.said_numbers
+        lo, hi = numbers[0], numbers[-1]
         for z in self.declared:
             held: list[tuple[int | None, list[Card]]] = [(None, game.places[z.name])] if z.owner == "table" \
                 else [(q, game.seat_places[z.name][q]) for q in order]
@@ -476,8 +485,17 @@ class UnoEnv(AECEnv):  # type: ignore[misc]
                     for card in cards:
                         face = at + self._face_action(card)
                         vec[face] = min(vec[face] + 1, deck)
+                    if game.named:  # (zone_said: the colours said, then the numbers, nearest end if outside)
+                        here = z.name if seat is None else seat_zone(z.name, seat)
+                        for card in cards:
+                            color, number = said(game, card, here)
+                            if color in self._color_index:
+                                vec[said_at + self._color_index[color]] += 1
+                            if number is not None:
+                                vec[said_at + nc + min(max(number, lo), hi) - lo] += 1
                 vec[at + nf] = min(len(cards), deck)
                 at += nf + 1
+                said_at += nc + hi - lo + 1
 
     def _encode_slots(self, vec: array[float], d: Decision) -> None:
         """Each slot's play by 1-based indices: its way (lay_way[k]), its target's face

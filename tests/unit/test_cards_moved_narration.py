@@ -28,9 +28,9 @@ rules:
 """
 
 
-def sevens(tmp_path: Path, effect: str, players: int = 3, backend: str = "compiled") -> Game:
+def sevens(tmp_path: Path, effect: str, players: int = 3, backend: str = "compiled", zones: str = "") -> Game:
     path = tmp_path / "sevens.yaml"
-    path.write_text(SEVENS.format(do=json.dumps(effect)))
+    path.write_text(SEVENS.format(do=json.dumps(effect)) + zones)
     g = Game(load_variant(path, backend=backend), players, record=True)
     g.arrange({0: ["red 7", "blue 5", "red 3", "green 1"], 1: ["blue 6", "yellow 2"], 2: ["green 4", "green 9"]},
               discard=["red 8"], draw=["yellow 5", "yellow 6", "yellow 8", "yellow 9"])
@@ -125,3 +125,47 @@ def test_a_web_seat_is_told_the_cards_it_moved_and_a_spectator_only_their_number
 def test_the_reference_says_who_sees_the_cards_moved() -> None:
     assert who_sees("cards_moved", "cards") == "whoever sees source or target"
     assert who_sees("card_given", "card") == "player and other" and who_sees("cards_moved", "count") is None
+
+
+# -- a declared zone is said as the rulebook says it ("the matched row"), never by its bare name -------------
+def dos_moves() -> Game:
+    """A DOS turn: P1 matches blue 10 with blue 10 (a colour match: the row's card goes to
+    `bonus`) and yellow 4 with red 4 (to `matched`); the turn ends, both rows are emptied
+    onto the discard pile and the Center Row is filled up."""
+    g = Game(load_variant("dos"), 3, record=True)
+    g.arrange({0: ["blue 10", "red 4", "green 8", "blue 1", "green 9"], 1: ["red 1", "red 7"], 2: ["red 3", "red 10"]},
+              zones={"center_row": ["blue 10", "yellow 4"]}, draw=["yellow 1", "green 3"])
+    answer(g, "single_match: blue 10 on blue 10", "single_match: red 4 on yellow 4")
+    return g
+
+
+def test_the_narration_says_each_declared_zone_as_the_rulebook_does() -> None:
+    assert told(dos_moves()) == ["Ann moves blue 10 from the center row to the bonus row",
+                                 "Ann moves yellow 4 from the center row to the matched row",
+                                 "Ann moves yellow 4, red 4 and blue 10 from the matched row to the discard pile",
+                                 "Ann moves blue 10 from the bonus row to the discard pile",
+                                 "Ann moves yellow 1 from the draw pile to the center row",
+                                 "Ann moves green 3 from the draw pile to the center row"]
+
+
+def test_a_web_seat_says_a_declared_zone_as_the_terminal_does() -> None:
+    g = dos_moves()
+    assert g.events is not None
+    for seat in (None, 1):
+        narrator = SeatNarrator(["Ann", "Bob", "Cy"], seat)
+        narrator.verbose = True
+        for name, data in g.events:
+            if name == "cards_moved":
+                narrator(g, name, data)
+        lines = [re.sub(r"\[/?[a-z_ ]*\]", "", line).strip() for line in narrator.lines]
+        assert lines == told(g, -1 if seat is None else seat)
+        assert lines[1] == "Ann moves yellow 4 from the center row to the matched row"
+
+
+def test_a_players_zone_and_a_zone_whose_name_is_no_place_word(tmp_path: Path) -> None:
+    g = sevens(tmp_path, "move(hand, stock, 1); move(hand, lost_cards, 1); move(hand, center_row, 1)",
+               zones="zones:\n  stock: {owner: player}\n  lost_cards: {}\n  center_row: {shape: row}\n")
+    answer(g, "yes")  # (UNO, with one card left after the second move)
+    assert told(g) == ["Ann moves green 1 from their hand to Ann's stock",
+                       "Ann moves red 3 from their hand to the lost cards pile",
+                       "Ann moves blue 5 from their hand to the center row"]

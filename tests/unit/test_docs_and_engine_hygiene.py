@@ -27,7 +27,10 @@ def test_engine_names_no_variant_and_no_card_kind() -> None:
              r"wild_draw|draw_five|skip_everyone|forced_swap|double_skip|deep_into|draw_color|crazy|launcher|"
              # UNO Show 'Em No Mercy and UNO Attack!, and their card kinds
              r"no.mercy|uno attack|hit_two|hit_fire|all_hit|trade_hands|discard_all|draw_six|draw_ten|"
-             r"roulette|reverse_draw")
+             r"roulette|reverse_draw|"
+             # DOS, UNO Triple Play and the doubles house rule (issue 41), their kinds, questions and plays
+             r"\bdos\b|triple.play|wild_number|wild.dos|call_dos|catch_dos|single_match|double_match|wild_clear|"
+             r"wild_give_away|discard_two")
     kinds_as_text = r"|\"reverse\"|\"skip\"|\"number\"|\"eight\"|\"queen\""  # (in HTML, type="number" is HTML's)
     in_python, in_page = re.compile(names + kinds_as_text, re.IGNORECASE), re.compile(names, re.IGNORECASE)
     hits = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}"

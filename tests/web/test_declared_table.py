@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
+import unodsl.engine.zones as zones_module
 import unodsl.web.table as table_module
+from tests.helpers import answer
 from unodsl import Game
 from unodsl.players.narrator import Narrator
 from unodsl.variant.load import load_variant
@@ -24,7 +26,7 @@ from unodsl.web.narration import SeatNarrator
 from unodsl.web.table import Table
 
 from .serving import serving
-from .test_secrets import play_and_check
+from .test_secrets import frame_text, play_and_check, resample_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW = ROOT / "tests" / "table_variants" / "center_row.yaml"
@@ -82,6 +84,57 @@ def test_the_property_finds_a_face_down_zone_shown(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(table_module, "knowledge", with_the_vault)
     problems, _ = play_and_check(str(ROW), 10**8 + 7, tmp_path, decisions=60, checks=0.3, resamples=3)
     assert any("cannot see were dealt again" in p for p in problems)
+
+
+def said_seven(tmp_path: Path) -> Table:
+    """A DOS table where P1 has just matched blue 10 with a red wild number said to be 7 (and
+    a green 3), and may match again: the card lies in `matched`, a row everyone sees."""
+    t = Table("t1", load_variant("dos"), 3, 2, ["random"], tmp_path)
+    t.take(0)
+    t.start()
+    game = t.game
+    assert game is not None
+    game.arrange({0: ["red wild number", "green 3", "blue 4", "green 8", "blue 1"], 1: ["red 1", "red 7"],
+                  2: ["red 3", "red 10"]}, zones={"center_row": ["blue 10", "yellow 4"]})
+    answer(game, "double_match: red wild number + green 3 on blue 10")
+    return t
+
+
+def test_the_value_said_of_a_card_in_a_zone_changes_with_nothing_a_seat_cannot_know(tmp_path: Path) -> None:
+    t = said_seven(tmp_path)
+    for seat in (None, 0, 1, 2):
+        matched = next(z for z in t.frame(seat)["table"]["zones"] if z["name"] == "matched")
+        assert [c["said"] for c in matched["cards"]] == ["7", "", ""]
+        assert resample_problems(t, seat, random.Random(seat), 4) == []
+
+
+def test_the_property_finds_a_value_said_that_tells_a_hidden_card(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted leak through the new field: what is said of a card tells the draw pile's top card."""
+    t = said_seven(tmp_path)
+    real = frame_text(t, 1)
+    monkeypatch.setattr(zones_module, "said_of", lambda g, card, zone: g.draw_pile[-1].label)
+    assert frame_text(t, 1) != real
+    assert resample_problems(t, 1, random.Random(1), 4) == [
+        "P2's frame changed when the cards it cannot see were dealt again"]
+
+
+def test_the_page_shows_the_value_said_under_the_card(tmp_path: Path, chromium: Any) -> None:
+    from .browser import Player, seat_links  # (skips without playwright and Chromium)
+
+    hub = Hub()
+    t = hub.add(said_seven(tmp_path))
+    with serving(hub, tmp_path) as base:
+        context = chromium.new_context()
+        player = Player(context, seat_links(base, t, hub.host_key)[0])
+        player.page.wait_for_function("() => state !== null && state.table !== null")
+        cards = player.page.locator('#zones .zone[data-zone="matched"] .card')
+        assert [cards.nth(i).get_attribute("title") for i in range(cards.count())] == [
+            "red wild number (7)", "green 3", "blue 10"]
+        assert cards.nth(0).locator(".said").text_content() == "7" and cards.locator(".said").count() == 1
+        assert player.page.is_hidden("#uno")  # DOS asks its own call as a question: no UNO button
+        assert player.errors == []
+        context.close()
 
 
 # -- a declared play ------------------------------------------------------------------------------------

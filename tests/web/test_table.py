@@ -463,6 +463,33 @@ def test_the_uno_button_calls_when_the_variant_asks_and_is_refused_otherwise(tmp
     assert "P1 calls UNO" in said[-3:]
 
 
+@pytest.mark.parametrize(("name", "shown"), [("classic", True), ("triple_play", True), ("house/doubles", True),
+                                             ("dos", False), ("crazy_eights", False)])
+def test_the_uno_button_is_shown_only_where_the_variant_asks_the_uno_call(tmp_path: Path, name: str,
+                                                                          shown: bool) -> None:
+    """DOS asks its own call ("call_dos") as a question, and Crazy Eights asks none: no button."""
+    t = table(tmp_path, name)
+    assert t.frame(0)["uno_button"] is shown  # (in the lobby too: the page knows before a game)
+    t.take(0)
+    t.start()
+    assert [t.frame(seat)["uno_button"] for seat in (0, 1, None)] == [shown] * 3
+
+
+@pytest.mark.parametrize(("asks", "shown"), [
+    ('if ask(player, "catch_uno") then draw(player, 1)', True),  # a catch alone is the button's too
+    ('if ask(player, "call_uno") then draw(player, 1)', True),
+    ('if ask(player, "shout") then draw(player, 1)', False),
+    ('q = if count(hand) > 2 then "shout" else "whisper"; if ask(player, q) then draw(player, 1)', True),
+])
+def test_the_uno_button_follows_the_questions_the_file_asks(tmp_path: Path, asks: str, shown: bool) -> None:
+    """A question named otherwise than by a text may be the call: the button is shown then."""
+    path = tmp_path / "asks.yaml"
+    path.write_text("extends: crazy_eights\nname: asks\nrules:\n  - name: asked\n    on: turn_start\n"
+                    f"    do: {json.dumps(asks)}\n")
+    t = Table("t1", load_variant(path), 3, 5, ["greedy"], tmp_path)
+    assert t.frame(0)["uno_button"] is shown
+
+
 def test_the_uno_button_catches_a_missed_call(tmp_path: Path) -> None:
     t = Table("c", variant("classic"), 3, 1, ["random"], tmp_path)
     t.take(0)

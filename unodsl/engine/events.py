@@ -487,15 +487,19 @@ def _told(f: Field, value: Any, one: str | None, many: str | None, words: Words,
     return words(_KINDS.get(f.type, "text"), value)
 
 
-def zone_words(name: str, player: Any) -> str:
-    """A zone's name in words: "the discard pile", or "<player>'s hand" with `player(seat)`
-    telling the seat."""
+def zone_words(name: str, player: Any, called: Mapping[str, str] | None = None) -> str:
+    """A zone's name in words: "the discard pile", a zone of `zones:` as `called` says it
+    (each one's Zone.called: "the matched row"), or "<player>'s hand", "<player>'s stock"
+    with `player(seat)` telling the seat."""
     seat = zone_seat(name)
     if seat is not None:
         return f"{player(seat)}'s hand"
+    called = called or {}
     head, _, number = name.rpartition(" ")
     if head and number.isdigit():  # a player's zone of `zones:` ("stock 2")
-        return f"{player(int(number))}'s {head.replace('_', ' ')}"
+        return f"{player(int(number))}'s {called.get(head) or head.replace('_', ' ')}"
+    if name in called:
+        return f"the {called[name]}"
     return {"aside": "the cards set aside", "cards": "cards"}.get(name, "the " + name.replace("_", " "))
 
 

@@ -27,12 +27,23 @@ class OpponentView:
 @dataclass(frozen=True, slots=True)
 class ZoneView:
     """A zone of `zones:` as one player sees it: its cards (bottom to top, or a row from
-    its first), or None when they may not see them (face down, or another's), and its size."""
+    its first), or None when they may not see them (face down, or another's), and its size;
+    and what was said of each card it shows (`said`: a value a card was given where it
+    lies, by name_number or name_color: "7", "red", "red 7"; "" for a card given none),
+    in the order of `cards`, None when `cards` is."""
 
     name: str
     seat: int | None  # the player whose zone it is (None: the table's)
     cards: tuple[str, ...] | None
     size: int
+    said: tuple[str, ...] | None = None
+
+    def labels(self) -> tuple[str, ...] | None:
+        """Its cards as a person reads them: each label, with what was said of it in
+        brackets ("LABEL (7)"); None when they may not be seen."""
+        if self.cards is None or not self.said:
+            return self.cards
+        return tuple(f"{label} ({said})" if said else label for label, said in zip(self.cards, self.said, strict=True))
 
 
 @dataclass(frozen=True, slots=True)

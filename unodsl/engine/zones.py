@@ -87,9 +87,27 @@ def seen(g: State, player: int) -> tuple[ZoneView, ...]:
             continue
         held = [(None, g.places[z.name])] if z.owner == "table" else list(enumerate(g.seat_places[z.name]))
         for seat, cards in held:
-            visible = z.shows == "all" or (z.shows == "owner" and seat == player)
-            out.append(ZoneView(z.name, seat, tuple(c.label for c in cards) if visible else None, len(cards)))
+            if z.shows == "all" or (z.shows == "owner" and seat == player):
+                here = z.name if seat is None else seat_zone(z.name, seat)
+                said = tuple(said_of(g, c, here) for c in cards) if g.named else ("",) * len(cards)
+                out.append(ZoneView(z.name, seat, tuple(c.label for c in cards), len(cards), said))
+            else:
+                out.append(ZoneView(z.name, seat, None, len(cards)))
     return tuple(out)
+
+
+def said(g: State, card: Card, zone: str) -> tuple[Any, Any]:
+    """The colour and the number said of `card` (name_color, name_number), which lies in
+    the zone named `zone`, each None if none was said there: a value said elsewhere is
+    forgotten."""
+    color, number = g.named.get(("color", card.id)), g.named.get(("rank", card.id))
+    return (color[0] if color is not None and color[1] == zone else None,
+            number[0] if number is not None and number[1] == zone else None)
+
+
+def said_of(g: State, card: Card, zone: str) -> str:
+    """What was said of `card` lying in `zone` as a person reads it: "red", "7", "red 7", or ""."""
+    return " ".join(str(v) for v in said(g, card, zone) if v is not None)
 
 
 def hidden(g: State, player: int) -> list[list[Card]]:
@@ -109,3 +127,8 @@ def hidden(g: State, player: int) -> list[list[Card]]:
 def shows(g: State) -> dict[str, str]:
     """Who sees each zone of `zones:`, by name (events.visible_to's `shows`)."""
     return {z.name: z.shows for z in g.variant.zones if not z.builtin}
+
+
+def called(g: State) -> dict[str, str]:
+    """What each zone of `zones:` is called, by name (Zone.called: events.zone_words' `called`)."""
+    return {z.name: z.called for z in g.variant.zones if not z.builtin}

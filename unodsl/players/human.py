@@ -103,7 +103,7 @@ def _which(option: Lay, decision: Decision) -> str:
 
 
 def _words(name: str) -> str:
-    """A name from the variant file in words (`double_match` → "double match")."""
+    """A name from the variant file in words (`two_cards` → "two cards")."""
     return name.replace("_", " ")
 
 
@@ -218,14 +218,15 @@ def zone_line(z: ZoneView, me: int, names: Sequence[str] = (), row: bool = False
     whose = name if z.seat is None else f"your {name}" if z.seat == me else \
         f"{escape(_name(names, z.seat))}'s {name}"
     count = f"{z.size} card{'s' if z.size != 1 else ''}"
-    if z.cards is None:
+    cards = z.labels()  # each with what was said of it ("LABEL (7)")
+    if cards is None:
         what = f"{count} [dim]({'face down' if z.seat is None or z.seat == me else 'only they see them'})[/]"
-    elif not z.cards:
+    elif not cards:
         what = "[dim](empty)[/]"
-    elif row or len(z.cards) == 1:
-        what = ", ".join(label_markup(c) for c in z.cards)
+    elif row or len(cards) == 1:
+        what = ", ".join(label_markup(c) for c in cards)
     else:
-        what = f"{label_markup(z.cards[-1])} on top ({count})"
+        what = f"{label_markup(cards[-1])} on top ({count})"
     return f"{whose}: {what}"
 
 

@@ -16,7 +16,7 @@ from ..engine.cards import Card
 from ..engine.events import EVENTS, Shows, narrate, visible_to, zone_words
 from ..engine.game import Game
 from ..engine.primitives.choices import CARD_PROMPT
-from ..engine.zones import shows
+from ..engine.zones import called, shows
 
 # Display styles for common colour names; any other colour is shown in bold.
 STYLES = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "pink": "magenta",
@@ -62,6 +62,7 @@ class Narrator:
         self.verbose = verbose
         self.viewer = -1  # the seat whose view the declared narrations are told from (-1: everyone's)
         self.sight: Shows | None = None  # who sees the variant's declared zones (read from the game told)
+        self.called: dict[str, str] = {}  # what they are called ("the matched row"; read with sight)
         self.cause: str | None = None  # why a draw happens now (None: the player's own draw)
         self.asked: tuple[int, str] | None = None  # the last question answered yes: (who, prompt)
         self.jumping: int | None = None  # a player who chose to play out of turn, until their card is played
@@ -99,7 +100,8 @@ class Narrator:
             return color_text(value)
         if kind == "zone":
             name = str(value)
-            return zone_words(name, self.who) if name[-1:].isdigit() else escape(zone_words(name, str))
+            return zone_words(name, self.who, self.called) if name[-1:].isdigit() \
+                else escape(zone_words(name, str, self.called))
         return escape(str(value))
 
     def told(self, name: str, d: dict[str, Any]) -> str:
@@ -119,7 +121,7 @@ class Narrator:
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         self.game = game
         if self.sight is None and hasattr(game, "variant"):  # (a web seat's narrator is told a public face)
-            self.sight = shows(game)
+            self.sight, self.called = shows(game), called(game)
         handler = self.handlers.get(name)
         if handler is not None:
             handler(data)

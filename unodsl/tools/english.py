@@ -50,11 +50,6 @@ FIELDS: dict[str, str] = {
     "points": "the points", "scores": "the scores", "team": "the winning team",
 }
 
-# Words that name a place already: a declared zone whose name ends with one is said as it is
-# ("the center row", "your stock"); any other gets its shape ("the bonus row", "the vault pile").
-PLACE_WORDS = frozenset({"row", "pile", "stock", "deck", "area", "zone", "line", "stack", "heap", "box", "tableau",
-                         "hand", "board", "market", "reserve", "well", "foundation", "discard", "discards"})
-
 _COMPARE = {"==": "{is}", "!=": "{is} not", "<": "{is} less than", "<=": "{is} at most",
             ">": "{is} more than", ">=": "{is} at least"}
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
@@ -131,9 +126,7 @@ class English:
     def zone_name(self, zone: Zone, owner: str) -> str:
         """A declared zone by its name, said as a place: "the center row", "the bonus row"
         (a name that is no place's word gets its shape), or one per player: "your stock"."""
-        said = lit(words(zone.name))
-        if said.rsplit(" ", 1)[-1] not in PLACE_WORDS:
-            said += f" {zone.shape}"
+        said = lit(zone.called)
         return f"{possessive(owner)} {said}" if zone.owner == "player" else f"the {said}"
 
     # -- noun phrases --------------------------------------------------------

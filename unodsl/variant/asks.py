@@ -1,7 +1,8 @@
 """The questions a variant's file can put to a player, read from its text (after its
-`extends:` and the options it was loaded with): for the lab's coverage, and for the RL
+`extends:` and the options it was loaded with): for the lab's coverage, for the RL
 environment, whose fixed action space needs to know before a game which numbers a
-`choose_number` can offer."""
+`choose_number` can offer, and for the web table, which shows a button for a question
+only where the variant asks it."""
 
 from __future__ import annotations
 
@@ -72,3 +73,19 @@ def numbers_offered(variant: Variant) -> int:
             return MOST_NUMBERS
         widest = max(widest, min(hi - lo + 1, MOST_NUMBERS))
     return widest
+
+
+def questions_asked(variant: Variant) -> frozenset[str] | None:
+    """The questions the variant's `ask` calls put, by their names ("call_uno",
+    "challenge"); None when one names its question with anything but a text (then any
+    question may be asked)."""
+    found = set()
+    for call in choice_calls(variant):
+        if call.func != "ask":
+            continue
+        given = dict(zip(("who", "question"), call.args, strict=False)) | dict(call.kwargs)
+        question = given.get("question")
+        if not (isinstance(question, ast.Literal) and isinstance(question.value, str)):
+            return None
+        found.add(question.value)
+    return frozenset(found)

@@ -21,11 +21,19 @@ from ..engine.actions import Decision, Lay, Play
 from ..engine.cards import Card
 from ..model import Variant
 from ..players.human import kind_help, option_text, question
+from ..variant.asks import questions_asked
 from .knowledge import Knowledge
 
 # The asks a page answers with its UNO button (engine asks named in variant files;
 # any other ask is a yes/no question): prompt → what the button does.
 UNO_ASKS = {"call_uno": "call", "catch_uno": "catch"}
+
+
+def has_uno_button(variant: Variant) -> bool:
+    """Does a table of `variant` show the UNO button: does its file ask one of UNO_ASKS
+    (or a question it names otherwise than by a text, which may be one)?"""
+    asked = questions_asked(variant)
+    return asked is None or not asked.isdisjoint(UNO_ASKS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +102,7 @@ class TableFacts:
     seconds_left: float | None = None  # the pending decision's time left (--turn-seconds), if a person's
     decision_id: str | None = None
     looks: dict[str, FaceLook] = field(default_factory=dict)
+    uno_button: bool = True  # the variant asks what the UNO button answers (has_uno_button)
 
 
 def state_frame(known: Knowledge | None, facts: TableFacts, seat: int | None) -> dict[str, Any]:
@@ -109,6 +118,7 @@ def state_frame(known: Knowledge | None, facts: TableFacts, seat: int | None) ->
         "seats": [{"seat": s.seat, "label": s.label, "name": s.name, "person": s.person, "bot": s.bot,
                    "connected": s.connected, "bot_plays": s.bot_plays, "you": s.seat == seat} for s in facts.seats],
         "host": facts.host,
+        "uno_button": facts.uno_button,  # (the page shows its UNO button only where the variant has the call)
         "again": list(facts.again),
         "scores": {"rounds": [{"round": r.round, "winner": r.winner, "points": list(r.points),
                                "totals": list(r.totals)} for r in facts.rounds],
@@ -157,11 +167,17 @@ def public_data(k: Knowledge, looks: dict[str, FaceLook]) -> dict[str, Any]:
         # whose turn it is; any other question is "someone is deciding", without a name
         "turn": k.turn, "deciding": k.deciding,
         "over": k.over, "winner": k.winner, "two_sided": k.two_sided,
-        # the zones of `zones:`: a row's cards, a pile's top; cards None when this page may not see them
+        # the zones of `zones:`: a row's cards, a pile's top; cards None when this page may not see them;
+        # each card with what was said of it where it lies ("said": "7", "red"; "" for nothing)
         "zones": [{"name": z.name, "title": z.name.replace("_", " "), "seat": z.seat, "row": z.row, "size": z.size,
-                   "cards": None if z.cards is None else [label_data(c, looks) for c in z.cards], "about": z.about}
+                   "cards": None if z.cards is None else _zone_cards(z.cards, z.said, looks), "about": z.about}
                   for z in k.zones],
     }
+
+
+def _zone_cards(cards: Sequence[str], said: Sequence[str] | None, looks: dict[str, FaceLook]) -> list[dict[str, Any]]:
+    said = said or ("",) * len(cards)
+    return [{**label_data(c, looks), "said": s} for c, s in zip(cards, said, strict=True)]
 
 
 def seat_data(k: Knowledge, decision_id: str | None, labels: Sequence[str]) -> dict[str, Any]:

@@ -56,6 +56,7 @@ class SeenZone:
     cards: tuple[str, ...] | None
     size: int
     about: str  # its description in the variant file (text, never markup)
+    said: tuple[str, ...] | None = None  # what was said of each card (ZoneView.said), in the order of `cards`
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +125,8 @@ def _zones(game: Game, view: PlayerView, seat: int | None) -> tuple[SeenZone, ..
     out = []
     for z in seen:
         d = declared[z.name]
-        cards = z.cards if z.cards is None or d.shape == "row" else z.cards[-1:]
-        out.append(SeenZone(z.name, z.seat, d.shape == "row", cards, z.size, d.description))
+        cards, said = (z.cards, z.said) if z.cards is None or d.shape == "row" else (z.cards[-1:], (z.said or ())[-1:])
+        out.append(SeenZone(z.name, z.seat, d.shape == "row", cards, z.size, d.description, said))
     return tuple(out)
 
 

@@ -28,7 +28,7 @@ from rich.text import Text
 from ..engine.cards import Card
 from ..engine.events import visible_to
 from ..engine.game import Game
-from ..engine.zones import shows
+from ..engine.zones import called, shows
 from ..players.narrator import Narrator, card_text
 
 KEEP_LINES = 200  # the lines kept per seat (a page that reconnects gets these)
@@ -38,14 +38,6 @@ CLASSES = {"bold": "b", "dim": "dim", "italic": "i", "underline": "u",
            "red": "c-red", "yellow": "c-yellow", "green": "c-green", "blue": "c-blue",
            "magenta": "c-pink", "cyan": "c-teal", "dark_orange": "c-orange", "purple": "c-purple",
            "blink": "you"}  # (blink: the narrator's mark of the seat's own label, never shown as blinking)
-
-ZONE_TEXT = {"draw_pile": "the draw pile", "discard_pile": "the discard pile", "aside": "the cards set aside"}
-
-
-def zone_text(zone: str) -> str:
-    """A zone's name as a person reads it ("discard_pile" → "the discard pile")."""
-    return ZONE_TEXT.get(zone, zone.replace("_", " "))
-
 
 def cards(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
@@ -152,7 +144,7 @@ class SeatNarrator(Narrator):
 
     def __call__(self, game: Game, name: str, data: dict[str, Any]) -> None:
         if self.sight is None:
-            self.sight = shows(game)
+            self.sight, self.called = shows(game), called(game)
         seen = visible_to(name, data, -1 if self.seat is None else self.seat, self.sight)
         self.public.game = game
         super().__call__(self.public, name, seen)  # type: ignore[arg-type]  # the public face of the game only
@@ -162,7 +154,7 @@ class SeatNarrator(Narrator):
         return f"[{style}]{escape(self.names[p])}[/]"
 
     def on_eliminated(self, d: dict[str, Any]) -> None:
-        where = escape(zone_text(str(d["zone"])))
+        where = self.words("zone", str(d["zone"]))
         self.say(f"    {self.who(d['player'])} is out of the round ({cards(d['count'])} to {where})")
 
     def on_card_played(self, d: dict[str, Any]) -> None:

@@ -33,7 +33,7 @@ from ..model import Variant
 from ..players.bots import Agent, agents_rng, make_agent
 from ..tools.log import LOG_VERSION, event_line, log_header
 from ..tools.save import Save, restore, write_save
-from .frames import UNO_ASKS, Notice, RoundResult, SeatFacts, TableFacts, face_looks, state_frame
+from .frames import UNO_ASKS, Notice, RoundResult, SeatFacts, TableFacts, face_looks, has_uno_button, state_frame
 from .knowledge import knowledge
 from .narration import SeatNarrator
 from .protocol import Refused
@@ -163,6 +163,7 @@ class Table:
         self.seats = [Seat(p, secrets.token_urlsafe(18), specs[p % len(specs)],
                            make_agent(specs[p % len(specs)], rng)) for p in range(self.players)]
         self.looks = face_looks(self.variant)
+        self.uno_button = has_uno_button(self.variant)
         self.spectator_token = secrets.token_urlsafe(6)
         self._new_narrators()
 
@@ -208,7 +209,8 @@ class Table:
         left = max(0.0, self.deadline - now) if self.deadline is not None else None
         return TableFacts(self.status, self.number, seats, notice, self.failure,
                           self.host_actions() if host else None, tuple(sorted(self.again)),
-                          tuple(self.scoreboard.rounds), self.scoreboard.winners, left, self.decision_id, self.looks)
+                          tuple(self.scoreboard.rounds), self.scoreboard.winners, left, self.decision_id, self.looks,
+                          self.uno_button)
 
     def host_actions(self) -> dict[str, bool]:
         """Which of the host's buttons can act now."""

@@ -3,7 +3,7 @@
 // or symbol in the middle and small ones in the corners) and a back.
 // A card is known by its label and colour only ("red 7", "red"): nothing here knows a
 // variant. The big symbol is read from the label's words: a number is itself (also one
-// that ends a longer name: "wild dos 2"), a number word its digit, "draw" with a number "+N", and the words of the language's own effects
+// that ends a longer name: "joker 2"), a number word its digit, "draw" with a number "+N", and the words of the language's own effects
 // (skip, reverse, flip) a glyph; any other kind shows its initials, and its whole name
 // is written under the symbol. Every text goes in with textContent.
 "use strict";
@@ -103,7 +103,7 @@ function symbolOf(data) {
     }
   }
   if (!big && words.length > 1 && /^-?\d+$/.test(words[words.length - 1])) {
-    big = words[words.length - 1];  // a rank in the label ("wild dos 2"): the number, the name under it
+    big = words[words.length - 1];  // a rank in the label ("joker 2"): the number, the name under it
   }
   if (!big) {
     const named = words.filter((w) => w.toLowerCase() !== "wild" || words.length === 1);

@@ -373,7 +373,16 @@ function renderZones(s) {
     if (z.cards === null) {
       if (z.size) cards.append(cardElement(null, "span"));
     } else {
-      for (const c of z.cards) cards.append(cardElement(c, "span"));
+      for (const c of z.cards) {
+        const card = cardElement(c, "span");
+        if (c.said) {  // what its player said it counts as, where it lies ("7", "red")
+          const name = String(c.label) + " (" + c.said + ")";
+          card.title = name;
+          card.setAttribute("aria-label", name);
+          card.append(el("span", "said", c.said));
+        }
+        cards.append(card);
+      }
     }
     zone.append(cards);
     const many = z.size + (z.size === 1 ? " card" : " cards");
@@ -483,7 +492,8 @@ function answer(d, option) {
 
 // -- UNO: a call or a catch, whenever the frames say one is possible -------------------
 // The server's `you.uno`, { action: "call" | "catch", decision, yes, no }, while the seat
-// may call UNO or catch a missed call; the button sends an "uno" message.
+// may call UNO or catch a missed call; the button sends an "uno" message. It is shown only
+// where the variant has that call (`uno_button`); any other question is asked with its options.
 function unoNow(s) {
   if (!s.you || s.status !== "playing" || !s.you.uno) return null;
   const u = s.you.uno;
@@ -492,7 +502,7 @@ function unoNow(s) {
 
 function renderUno(s) {
   const button = $("uno");
-  button.hidden = me === null || !s.table;
+  button.hidden = me === null || !s.table || !s.uno_button;
   const now = unoNow(s);
   button.disabled = !now;
   button.classList.toggle("lit", !!now);
