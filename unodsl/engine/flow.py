@@ -115,9 +115,7 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
             $options.append(DRAW)
         else:
             #if pure_match:
-                $pile = %discard_pile
-                $face = $pile[-1].face_id if $pile else -1
-                $faces = %_memo[$face].get(g.current_color)
+                $faces = %_memo[%discard_pile[-1].face_id if %discard_pile else -1].get(g.current_color)
                 if $faces is None:
                     g._legal_env['player'] = $p
                     $faces = g.matching_faces()
@@ -214,7 +212,7 @@ play_drawn = _step(Template("play_drawn", step=True, doc="The card drawn is play
 must_play_drawn = _step(Template("must_play_drawn", step=True, doc=(
     "The card drawn is played if it can be (still held: see offer_drawn)."), body="""
     $drawn, $p = @_drawn, @player
-    $paused = $legal = False
+    $legal = False
     #if rules:
         $hand = %hands[$p]
         if $drawn and (($hand and $hand[-1] is $drawn[-1]) or $drawn[-1] in $hand):
@@ -224,20 +222,25 @@ must_play_drawn = _step(Template("must_play_drawn", step=True, doc=(
             #call $legal = playable($drawn[-1], $p)
     if $legal:
         #call $paused = play($p, $drawn[-1], True)
+    else:
+        $paused = False
 """, pauses="$paused", globals={"PAUSED": PAUSED}))
 
 act = _step(Template("act", step=True, doc=(
     "The card chosen is played (or, when nothing else is possible, the player passes)."), body="""
     $action = @_action
-    $paused = False
     #if declared_plays:
         if type($action) is Lay:
             $paused = g.lay(@player, $action)
         elif $action is not PASS:
             #call $paused = play(@player, $action.card, True)
+        else:
+            $paused = False
     #else:
         if $action is not PASS:
             #call $paused = play(@player, $action.card, True)
+        else:
+            $paused = False
 """, pauses="$paused", globals={"PASS": PASS, "PAUSED": PAUSED, "Lay": Lay}))
 
 end_turn = _step(Template("end_turn", step=True, doc="The turn is over (turn_end).", body="""

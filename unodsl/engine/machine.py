@@ -70,15 +70,27 @@ def go(g: State, answer: Any) -> None:
             if "choice" in g._watch:
                 _chosen(g, frame.decision, answer)
             frame.env[frame.var] = answer
+        pop, queue, perform, backend = stack.pop, g._queue, g._perform, g._backend
         while stack:
-            frame = stack.pop()
+            frame = pop()
+            if frame is DRAIN:  # (the most frequent: after each step that paused, no rules of its own)
+                if queue:
+                    paused = drain(g, ())
+                    if paused:
+                        break
+                continue
             kind = type(frame)  # what each kind of frame does when it comes to the top:
             if kind is Run:
-                paused = g._perform(g, frame.program, frame.env, frame.pc, frame.leave)
-            elif kind is Drain:
-                paused = bool(g._queue or frame.rules) and drain(g, frame.rules)
+                program, pc, env, leave = frame
+                if pc == len(program):  # (it paused at its last step: only its level of nesting is left)
+                    if leave:
+                        g._depth -= 1
+                    continue
+                paused = perform(g, program, env, pc, leave)
             elif kind is While:
-                paused = g._backend.resume_while(g, frame.step, frame.env, frame.left)
+                paused = backend.resume_while(g, frame.step, frame.env, frame.left)
+            elif kind is Drain:
+                paused = bool(queue or frame.rules) and drain(g, frame.rules)
             elif kind is For:
                 paused = g._backend.resume_for(g, frame.step, frame.items, frame.k, frame.env)
             elif kind is Repeat:

@@ -406,9 +406,9 @@ playable = function(Template("playable", doc="True if `by` could legally play `c
     try:
         $test = $card.legal_if
         #if pure_match:
-            $pile = %discard_pile
-            $faces = %_memo[$pile[-1].face_id if $pile else -1].get(g.current_color)
-            $faces = $faces if $faces is not None else g.matching_faces()
+            $faces = %_memo[%discard_pile[-1].face_id if %discard_pile else -1].get(g.current_color)
+            if $faces is None:
+                $faces = g.matching_faces()
             $legal = $card.face_id in $faces and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
         #else:
             $env = {'player': $by, 'card': $card}
@@ -553,15 +553,18 @@ def _winners(g: State) -> tuple[int, ...]:
     """The seats with the best total among the teams still in (a team is out when all
     its players are), in seat order; the variant's tie-break, if any, settles a tie
     between teams (the highest value wins). More than one team left: a tie."""
-    scoring = g.variant.scoring
-    if g.team_of is None and not g.out:
-        seats: Sequence[int] = range(g.n)  # (every player is a team of one, and in)
+    scoring, scores = g.variant.scoring, g.scores
+    pick = max if scoring.winner == "highest" else min
+    if g.team_of is None and not g.out:  # (every player is a team of one, and in)
+        best = pick(scores)
+        if scores.count(best) == 1:
+            return (scores.index(best),)
+        seats: Sequence[int] = range(g.n)
     else:
         teams_in = {team(g, q) for q in range(g.n) if q not in g.out}
         seats = [q for q in range(g.n) if team(g, q) in teams_in]
-    pick = max if scoring.winner == "highest" else min
-    best = pick(g.scores[q] for q in seats)
-    tied = [q for q in seats if g.scores[q] == best]
+        best = pick(scores[q] for q in seats)
+    tied = [q for q in seats if scores[q] == best]
     if scoring.tie_break is not None and len({team(g, q) for q in tied}) > 1:
         values = {q: _value(g, scoring.tie_break, q) for q in tied}
         top = max(values.values())
