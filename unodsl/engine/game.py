@@ -75,6 +75,7 @@ class Game(State):
     seated, next_in, seats_from, in_order = table.seated, table.next_in, table.seats_from, table.in_order
     team = table.team
     put_out, win_round, advance, advance_bent = table.put_out, table.win_round, table.advance, table.advance_bent
+    advance_in, tell_skipped = table.advance_in, table.tell_skipped
     # what may be played
     playable, allows, matching_faces, blame = table.playable, table.allows, table.matching_faces, table.blame
     amount, runaway = table.amount, table.runaway

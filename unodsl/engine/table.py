@@ -343,35 +343,40 @@ def win_round(g: State, p: int) -> None:
         g.round_winner = p
 
 
+advance_bent = function(Template("advance_bent", doc=(
+    "Whose turn is next when the turn bent the order (see advance): the chosen next player, the same "
+    "player again, or past the skipped ones (each told, skipped); with players out, see advance_in."),
+    body="""
+    if g.out:
+        g.advance_in()
+    elif g.next_override is not None:
+        g.current = g.next_override
+        g.skips, g.again, g.next_override = 0, False, None
+    elif g.again:
+        g.skips, g.again = 0, False
+    else:
+        #if watched(skipped):
+            g.tell_skipped()
+        g.current = (g.current + (g.skips + 1) * g.direction) % %n
+        g.skips = 0
+    g.bent = bool(g.out)
+"""), __name__)
+
+
 advance = function(Template("advance", doc=(
     "Whose turn is next: the next player in the direction of play, or as the turn asked (`bent`: "
     "skips, another turn, a chosen next player, players out; see advance_bent)."), body="""
     if g.bent:
-        g.advance_bent()
+        #call advance_bent()
     else:
         g.current = (g.current + g.direction) % %n
 """), __name__)
 
 
-def advance_bent(g: State) -> None:
-    """Whose turn is next when the turn bent the order (see flow.advance): the chosen
-    next player, the same player again, or past the skipped ones; with players out,
-    see advance_in."""
-    if g.out:
-        advance_in(g)
-        g.bent = True
-        return
-    skips = g.skips
-    if g.next_override is not None:
-        g.current = g.next_override
-        g.next_override = None
-    elif not g.again:
-        if skips and "skipped" in g._watch:
-            for k in range(1, min(skips, g.n) + 1):  # each player is told once
-                emit(g, "skipped", {"player": (g.current + k * g.direction) % g.n})
-        g.current = (g.current + (skips + 1) * g.direction) % g.n
-    g.skips = 0
-    g.again = g.bent = False
+def tell_skipped(g: State) -> None:
+    """Each player the turn's skips pass over is told once (skipped), before play moves on."""
+    for k in range(1, min(g.skips, g.n) + 1):
+        emit(g, "skipped", {"player": (g.current + k * g.direction) % g.n})
 
 
 def advance_in(g: State) -> None:
