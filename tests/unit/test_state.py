@@ -48,7 +48,8 @@ def test_steady_fields_are_bound_only_when_a_game_is_made() -> None:
                             bound.add((path.name, fn.name, el.attr))
     assert bound == {("game.py", "__init__", "draw_pile"), ("game.py", "__init__", "discard_pile"),
                      ("game.py", "__init__", "aside"), ("game.py", "__init__", "hands"),
-                     ("game.py", "_first_start", "n"), ("game.py", "_derive", "_memo")}
+                     ("game.py", "_first_start", "n"), ("game.py", "_derive", "_memo"),
+                     ("game.py", "__init__", "_queue")}
 
 
 def _binders(fields: tuple[str, ...]) -> set[tuple[str, str, str]]:
@@ -73,6 +74,7 @@ def test_still_fields_are_bound_only_where_no_game_runs() -> None:
     cloned or watched (watch is refused while the game runs), and by a search on its own copy before it
     runs it (the flags themselves are set together by Game._rewatch)."""
     assert _binders(STILL) == {("game.py", "__init__", "max_turns"), ("game.py", "__init__", "_watch"),
+                               ("game.py", "__init__", "listeners"),
                                ("game.py", "_first_start", "_watch"), ("game.py", "clone", "_watch"),
                                ("game.py", "watch", "_watch"), ("ismcts.py", "_rollout", "max_turns"),
                                ("rl.py", "__init__", "max_turns")}  # (the env's own setting, not a game's)

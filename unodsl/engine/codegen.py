@@ -40,7 +40,7 @@ from .ops import AT, EMIT
 from .ops.base import comment as _comment
 from .ops.loops import emit_resume
 from .ops.rules import emit_fire
-from .template import TEMPLATES, Render, Template, facts_of, template_of
+from .template import TEMPLATES, Render, Template, facts_of, read_field, template_of
 
 # The templates a step put in place may call in place too (template.py's #call): the
 # table's and the machine's (flow.py's steps are put in place as steps).
@@ -145,6 +145,10 @@ class _Module:
         runner (see loop_runner), or the entry of `e`."""
         return f"E_{name}" if name in self.local else f"e[{literal(name)}]"
 
+    def field(self, name: str) -> str:
+        """How a steady or still field of the game reads here (a loop's local, in a hot loop)."""
+        return self.render.field(name)
+
     def stores(self, ind: str, last: bool = False) -> list[str]:
         """The line that writes the runner's local variables back to `e` (before `e` is left
         in a frame or handed on, or the runner returns: `last`, where a line a variable
@@ -226,7 +230,7 @@ class _Module:
         pause = [*self.stores(ind + "    "), *(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
         out = [f"{ind}{AT}{at} {_heading(step)}", *EMIT[step[0]](self, step, chain, pause, ind, wheres, at)]
         if self.has_rules:
-            out += [f"{ind}if g._queue and g.drain():", *pause]
+            out += [f"{ind}if {self.field('_queue')} and g.drain():", *pause]
         return out
 
     def loop_name(self, step: Any) -> str:
@@ -254,8 +258,8 @@ class _Module:
         if hot:
             self.render.field = field
         body = emit_resume(self, step, "    ", wheres)
-        self.render.field = lambda name: f"g.{name}"
-        loads = [f"    G_{f} = g.{f}" for f in sorted(fields)]
+        self.render.field = read_field
+        loads = [f"    G_{f} = {read_field(f)}" for f in sorted(fields)]
         loads += self.loads("    ")
         self.wheres[name] = tuple(wheres)
         self.defs.append(_runner(f"{name}(g, e, items, k)", step[-1], [*loads, *body], self.stores("    ", last=True)))

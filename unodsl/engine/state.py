@@ -70,13 +70,15 @@ FIELDS: dict[str, Kind] = {
 # Fields bound once when a game is made (or loaded) and only changed in place after: a
 # generated loop may read each into a local once (a template's %name). A test holds the
 # engine to never assigning them anywhere else.
-STEADY = ("hands", "draw_pile", "discard_pile", "aside", "n", "_memo")
+STEADY = ("hands", "draw_pile", "discard_pile", "aside", "n", "_memo", "_queue")
 
 # Fields a run of the game (machine.go: from an answer to the next decision) never binds:
 # set when a game is made, loaded or cloned, by Game.watch, which is refused while the game
 # runs, and on a copy before it runs (a search's max_turns). A generated loop may read them
 # once too (a template's %name): a loop never outlives its run.
-STILL = ("max_turns", "_watch", "_loud_turn", "_loud_play", "_tell_play", "_loud_draw")
+STILL = ("max_turns", "_watch", "_loud_turn", "_loud_play", "_tell_play", "_loud_draw", "listeners")
+# A value of still and steady fields a template reads as %name too (a loop works it out once).
+QUIET = "g.events is None and not g.listeners"  # %_quiet: nobody hears events but the rules
 
 # How a pickled game's state is laid out: a pickle records it, and loading refuses one
 # made by an engine that laid it out otherwise (engine/snapshot.py). It follows the

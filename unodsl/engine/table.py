@@ -59,7 +59,7 @@ play = function(Template("play", doc=(
     #else:
         $program = ()
     $paused = False
-    #if rules and g._queue and g.drain():
+    #if rules and %_queue and g.drain():
         $paused = g.after_rules($program, $p, $card)
     #elif $program:
         $run = $card.run

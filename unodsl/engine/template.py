@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Variant
-from .state import STEADY, STILL
+from .state import QUIET, STEADY, STILL
 
 # -- facts -------------------------------------------------------------------------------
 
@@ -117,7 +117,7 @@ class Template:
             if re.search(r"(?<![\w.@$])e(?![\w])", text.split("#", 1)[0] if not text.startswith("#") else ""):
                 raise ValueError(f"template {self.name}: hands its variables on ({text!r}); use @name")
             for name in _FIELD.findall(text):
-                if name not in STEADY and name not in STILL:
+                if name not in STEADY and name not in STILL and name != "_quiet":
                     raise ValueError(f"template {self.name}: %{name} is not a steady field (state.STEADY, STILL)")
             if re.match(r"return\b", text):
                 raise ValueError(f"template {self.name}: returns from its middle ({text!r})")
@@ -153,7 +153,7 @@ class Render:
         self.facts = facts
         self.fires = fires or {}  # the generated module's function queueing each event's rules
         self.env = env or (lambda name: f"e[{name!r}]")
-        self.field: Callable[[str], str] = lambda name: f"g.{name}"  # how a steady field is read
+        self.field: Callable[[str], str] = read_field  # how a steady field is read
         self.templates = templates  # those a #call puts in place (None: a call is a call)
         self.objects: dict[str, Any] = {}
         self.placed = 0
@@ -238,7 +238,7 @@ class Render:
         listener: read at the event, so a listener attached by hand hears it too)."""
         told = f"g.emit({event!r}, {data})"
         fire = self.fires.get(event)
-        return told if fire is None else f"{fire}(g, {data}) if g.events is None and not g.listeners else {told}"
+        return told if fire is None else f"{fire}(g, {data}) if %_quiet else {told}"
 
     def _decided(self, lines: list[str]) -> Iterator[tuple[int, str]]:
         """(indent, text) of each line, with each #if chain decided by the facts where it can
@@ -314,6 +314,11 @@ class Render:
             yield depth, f"{'elif' if written else 'if'} {decided}:"
             yield from ((depth + 4 + d, s) for d, s in inner)
             written += 1
+
+
+def read_field(name: str) -> str:
+    """How a template's %name reads in a function: the game's field (or %_quiet's value)."""
+    return f"({QUIET})" if name == "_quiet" else f"g.{name}"
 
 
 _LITERAL = re.compile(r"True|False|None|-?\d+|'\w*'")  # an argument as plain as a name

@@ -49,7 +49,7 @@ def emit_choose(w: Writer, step: Any, chain: list[str], pause: list[str], ind: s
         lines = [*pre, f"{ind}if {test}:", f"{ind}    asked = {taken}", f"{ind}else:", f"{ind}    asked = {made}"]
     more = "" if inner == ind else "    "  # (pause is written for the lines under the test)
     if w.has_rules:
-        lines += [f"{inner}if g._queue and g.drain():",
+        lines += [f"{inner}if {w.field('_queue')} and g.drain():",
                   f"{inner}    g._paused.append(Ask({var}, asked, e))",
                   *(more + line for line in pause)]
     lines += w.ask(var, inner, own)
