@@ -87,13 +87,20 @@ draw = function(Template("draw", doc="`p` draws up to `count` cards; an empty pi
 """, value="$got"), __name__)
 
 
-draw_one = function(Template("draw_one", doc="`p` draws a card (draw, for one card).", params=("p",), body="""
+draw_one = function(Template("draw_one", doc=(
+    "`p` draws a card (draw, for one card): taken in place unless someone hears each card drawn, or the "
+    "pile must be refilled first."), params=("p",), body="""
     #if not loud_draw and %draw_pile:
         $got = [%draw_pile.pop()]
         %hands[$p] += $got
+    #elif loud_draw and not watched(card_drawn) and %draw_pile:
+        $got = [%draw_pile.pop()]
+        %hands[$p] += $got
+        #emit hand_changed {'player': $p, 'size': len(g.hands[$p])}
     #else:
         $got = g._draw($p, 1)
 """, value="$got"), __name__)
+# (A loud draw whose cards no one hears one by one is heard as hand_changed alone.)
 
 
 def _draw(g: State, p: int, count: int) -> list[Card]:
