@@ -87,6 +87,26 @@ class Card:
 
 
 def make_deck(variant: Variant, backend: Backend, pairing: list[tuple[Face, ...]]) -> tuple[list[Card], ...]:
-    """The cards of every side: `pairing[i]` holds the faces of card i, one per side."""
+    """The cards of every side: `pairing[i]` holds the faces of card i, one per side. A card
+    never changes, so one made for a place and its faces is kept (in the backend's cache, up
+    to CARDS_KEPT) for the next deck that pairs them so: a shuffled pairing makes a deck each
+    game (FLIP-1)."""
     table = face_table(variant, backend)
-    return tuple([Card(i, faces, s, table) for i, faces in enumerate(pairing)] for s in range(len(variant.sides)))
+    if len(variant.sides) != 2:  # one side: the deck is made once, for the variant
+        return tuple([Card(i, faces, s, table) for i, faces in enumerate(pairing)] for s in range(len(variant.sides)))
+    kept: dict[tuple[int, int, int], tuple[Card, Card]] = backend.cache.setdefault("cards", {})
+    if len(kept) > CARDS_KEPT:
+        kept.clear()
+    light: list[Card] = []
+    dark: list[Card] = []
+    for i, faces in enumerate(pairing):
+        key = (i, id(faces[0]), id(faces[1]))  # (the variant's faces live as long as its backend's cache)
+        pair = kept.get(key)
+        if pair is None:
+            pair = kept[key] = (Card(i, faces, 0, table), Card(i, faces, 1, table))
+        light.append(pair[0])
+        dark.append(pair[1])
+    return light, dark
+
+
+CARDS_KEPT = 50_000  # pairs of sides kept for later decks, per backend (a deck of 112 cards: at most 112²)
