@@ -229,7 +229,7 @@ class _Module:
         """One step, as its op writes it (engine/ops/), then the rules it queued."""
         pause = [*self.stores(ind + "    "), *(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
         out = [f"{ind}{AT}{at} {_heading(step)}", *EMIT[step[0]](self, step, chain, pause, ind, wheres, at)]
-        if self.has_rules:
+        if self.has_rules and step[0] != IF:  # (after an if, its branch's last step has drained: a test queues nothing)
             out += [f"{ind}if {self.field('_queue')} and g.drain():", *pause]
         return out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import AT, Writer
+from .base import Writer
 
 Env = dict[str, Any]
 
@@ -29,9 +29,7 @@ def emit_if(w: Writer, step: Any, chain: list[str], pause: list[str], ind: str, 
     out = [*pre, f"{ind}if {text}:", *(then or [f"{ind}    pass"])]
     if orelse:
         out += [f"{ind}else:", *orelse]
-    if w.has_rules:  # the rules this step queued are its own (as the interpreter places them)
-        out.append(f"{ind}{AT}{at}")
-    return out
+    return out  # (no check for queued rules after it: each step of a branch has its own, and a test queues none)
 
 
 def _called(w: Writer, body: Any, pause: list[str], ind: str) -> list[str]:
