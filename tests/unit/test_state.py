@@ -49,7 +49,9 @@ def test_steady_fields_are_bound_only_when_a_game_is_made() -> None:
     assert bound == {("game.py", "__init__", "draw_pile"), ("game.py", "__init__", "discard_pile"),
                      ("game.py", "__init__", "aside"), ("game.py", "__init__", "hands"),
                      ("game.py", "_first_start", "n"), ("game.py", "_derive", "_memo"),
-                     ("game.py", "__init__", "_queue")}
+                     ("game.py", "__init__", "_queue"), ("game.py", "__init__", "played"),
+                     ("game.py", "_first_start", "played"),
+                     ("table.py", "_apply", "played"), ("table.py", "start", "played")}  # (web/table.py: a seat's)
 
 
 def _binders(fields: tuple[str, ...]) -> set[tuple[str, str, str]]:

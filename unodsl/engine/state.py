@@ -70,7 +70,7 @@ FIELDS: dict[str, Kind] = {
 # Fields bound once when a game is made (or loaded) and only changed in place after: a
 # generated loop may read each into a local once (a template's %name). A test holds the
 # engine to never assigning them anywhere else.
-STEADY = ("hands", "draw_pile", "discard_pile", "aside", "n", "_memo", "_queue")
+STEADY = ("hands", "draw_pile", "discard_pile", "aside", "n", "_memo", "_queue", "played")
 
 # Fields a run of the game (machine.go: from an answer to the next decision) never binds:
 # set when a game is made, loaded or cloned, by Game.watch, which is refused while the game

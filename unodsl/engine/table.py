@@ -48,8 +48,8 @@ play = function(Template("play", doc=(
     if $card.color is not None:
         g.current_color = $card.color
     #if loud_play:
-        if g.played is not None:
-            g.played[$card.kind_id] += 1
+        if %played is not None:
+            %played[$card.kind_id] += 1
         #if tell_play and watched(card_played):
             #emit card_played {'player': $p, 'card': $card}
         #if tell_play and watched(hand_changed):
@@ -196,7 +196,7 @@ def reset_round(g: State) -> None:
     g.revealed.clear()
     g.named.clear()
     if g.played is not None:
-        g.played = [0] * len(g.played)
+        g.played[:] = [0] * len(g.played)
     start_round(g)
 
 
