@@ -92,9 +92,9 @@ def go(g: State, answer: Any) -> None:
             elif kind is Drain:
                 paused = bool(queue or frame.rules) and drain(g, frame.rules)
             elif kind is For:
-                paused = g._backend.resume_for(g, frame.step, frame.items, frame.k, frame.env)
+                paused = backend.resume_for(g, frame.step, frame.items, frame.k, frame.env)
             elif kind is Repeat:
-                paused = g._backend.resume_repeat(g, frame.step, frame.env, frame.left)
+                paused = backend.resume_repeat(g, frame.step, frame.env, frame.left)
             elif kind is Ask:  # a choice put off until the rules queued before it had run
                 given = ask(g, frame.decision, frame.var, frame.env)
                 paused = given is ASK

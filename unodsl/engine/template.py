@@ -8,7 +8,8 @@ A template is the body of a function of `g` (the game), in Python with four mark
     @name           an entry of the program's variables (`e['name']`)
     %name           a steady field of the game (`g.name`; state.STEADY: bound when the
                     game is made and changed only in place; state.STILL: never bound while
-                    the game runs), which a loop may read once
+                    the game runs; %_quiet: state.QUIET, a value of them), which a loop may
+                    read once
     #if fact:       a test the variant may decide (see FACTS; `watched(event)`: the event
                     is watched, sure to be when a rule hears it). Its block is indented as
     #elif fact:     under an `if`; where the variant decides it, only the branch taken
