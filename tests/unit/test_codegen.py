@@ -34,7 +34,8 @@ FIXED = {
     "answered", "resume", "choosers", "a", "ran", "start", "items", "k",
     "bool", "dict", "type", "tuple", "list", "len", "id", "any", "all", "sum", "range", "Exception", "RecursionError",
     "PAUSED", "ASK", "Decision", "DRAW", "KEEP", "PASS", "decision", "TURN_TYPES", "illegal", "VariantRuntimeError",
-    "RunawayRound", "Ask", "new_for", "new_while", "new_repeat", "new_bind", "new_run", "ANSWER_TYPES", "int", "keep",
+    "RunawayRound", "Ask", "DRAIN", "new_for", "new_while", "new_repeat", "new_bind", "new_run", "ANSWER_TYPES", "int",
+    "keep",
 }
 # (i<n>_…: the locals of a template put in place of a call: engine/template.py)
 MADE = re.compile(r"^(o\d+_\w*|E_\w+|l_\w+|i\d+_\w+|t\d+|fn\d+|k\d+|items\d+|times\d+"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import linecache
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import PurePath
 from types import CodeType, MappingProxyType
 from typing import Any
@@ -34,11 +34,11 @@ from . import flow  # noqa: F401  (its templates: see HOT)
 from .actions import Decision
 from .backends.base import attach
 from .backends.compiled import compiled
-from .frames import Ask, new_for, new_repeat, new_while
+from .frames import DRAIN, Ask, new_for, new_repeat, new_while
 from .machine import ASK, PAUSED
 from .ops import AT, EMIT
 from .ops.base import comment as _comment
-from .ops.loops import emit_resume
+from .ops.loops import emit_rest, emit_resume
 from .ops.rules import emit_fire
 from .template import TEMPLATES, Render, Template, facts_of, read_field, template_of
 
@@ -130,7 +130,7 @@ class _Module:
         self.has_rules = has_rules
         self.ns = Namespace()
         self.defs: list[str] = []  # module-level functions, in order
-        self.ns.objects.update(PAUSED=PAUSED, ASK=ASK, Decision=Decision, Ask=Ask, new_for=new_for,
+        self.ns.objects.update(PAUSED=PAUSED, ASK=ASK, Decision=Decision, Ask=Ask, DRAIN=DRAIN, new_for=new_for,
                                new_while=new_while, new_repeat=new_repeat, VariantRuntimeError=VariantRuntimeError,
                                RunawayRound=RunawayRound, keep=_keep)
         self.ns.objects[UNSET] = _UNSET  # (a variable not in the env: see env)
@@ -210,15 +210,19 @@ class _Module:
                                  ["    if leave:", "        g._depth -= 1"]))
 
     def block(self, program: Program, outer: list[str], ind: str, wheres: list[Any],
-              resume: bool = False) -> list[str]:
+              resume: bool = False, here: Callable[..., str] | None = None) -> list[str]:
         """The steps of `program`; `outer`: the pauses of the enclosing programs, to leave
         after this one's when a step inside waits (innermost first). `resume`: each step
-        runs only from `start` on (a program going on after a pause)."""
+        runs only from `start` on (a program going on after a pause). `here(pc=…)`: the
+        line that leaves the frame going on from step pc (a while loop's body: its loop's
+        frame), for this program's own frame."""
         ref = self.ns.add(program, "prog")
         out: list[str] = []
         for i, step in enumerate(program):
             # A wait here leaves this program's frames (at the next step), then the outer ones.
-            chain = [f"g.pause({ref}, {i + 1}, e, {'0' if outer else 'leave'})", *outer]
+            own = (f"g.pause({ref}, {i + 1}, e, {'0' if outer else 'leave'})" if here is None
+                   else here(pc=0 if i + 1 == len(program) else i + 1))
+            chain = [own, *outer]
             at = len(wheres)
             wheres.append(step[-1])
             code = self.step(step, chain, ind + ("    " if resume else ""), wheres, at)
@@ -262,7 +266,9 @@ class _Module:
         loads = [f"    G_{f} = {read_field(f)}" for f in sorted(fields)]
         loads += self.loads("    ")
         self.wheres[name] = tuple(wheres)
-        self.defs.append(_runner(f"{name}(g, e, items, k)", step[-1], [*loads, *body], self.stores("    ", last=True)))
+        rest = emit_rest(self, step, "    ")  # (before the locals are read: the body's runner uses `e`)
+        head = f"{name}(g, e, items, k, start=0)" if rest else f"{name}(g, e, items, k)"
+        self.defs.append(_runner(head, step[-1], [*rest, *loads, *body], self.stores("    ", last=True)))
         self.local = outer
 
     def expr(self, fn: Fn, pre: list[str], ind: str, choose: bool = False) -> str | None:

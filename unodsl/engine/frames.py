@@ -44,11 +44,13 @@ class For(NamedTuple):
 
 
 class While(NamedTuple):
-    """A while loop (at most `left` more iterations), or the flow's unguarded loop (`left` None)."""
+    """A while loop (at most `left` more iterations), or the flow's unguarded loop (`left` None);
+    `pc`: the step of its body the iteration it stopped in goes on from (0: its test is next)."""
 
     step: Step
     env: Env
     left: int | None
+    pc: int
 
 
 class Repeat(NamedTuple):

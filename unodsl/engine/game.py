@@ -31,7 +31,7 @@ from .actions import Decision, Play, decode_answer, encode_answer, is_answer
 from .backends import Backend, backend_of
 from .cards import Card, face_table, make_deck
 from .flow import TURNS
-from .frames import Run, While, copy_stack, new_run
+from .frames import While, copy_stack, new_run
 from .machine import ALL, ASK, MAX_TURNS, PAUSED, WORK_BUDGET, Listener, go, illegal, loud_flags, replay_command
 from .reach import Game as Reach
 from .state import COPIES, RESET, START, ZONES, State, generator
@@ -468,7 +468,7 @@ class Game(State):
         self.went_out()  # an arranged position may hold an empty hand
         rounds = self.variant.flow[0][0]  # the game's loop of rounds; a round, from its turns
         env: dict[str, Any] = {}
-        self._stack = [While(rounds, env, None), Run(rounds[2], TURNS, env, 0)]
+        self._stack = [While(rounds, env, None, TURNS)]
         go(self, None)
 
     def _make_deck(self) -> Deck:

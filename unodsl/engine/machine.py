@@ -88,7 +88,7 @@ def go(g: State, answer: Any) -> None:
                     continue
                 paused = perform(g, program, env, pc, leave)
             elif kind is While:
-                paused = backend.resume_while(g, frame.step, frame.env, frame.left)
+                paused = backend.resume_while(g, frame.step, frame.env, frame.left, frame.pc)
             elif kind is Drain:
                 paused = bool(queue or frame.rules) and drain(g, frame.rules)
             elif kind is For:

@@ -21,7 +21,7 @@ class Backend:
     name: str  # "closures" (the interpreter) or "compiled"
     perform: Perform  # (game, program, env, start, leave) → True if a player must be asked
     resume_for: Callable[[Any, Step, tuple[Any, ...], int, Env], bool]  # (game, step, items, k, env)
-    resume_while: Callable[[Any, Step, Env, int | None], bool]  # (game, step, env, iterations left)
+    resume_while: Callable[[Any, Step, Env, int | None, int], bool]  # (game, step, env, iterations left, pc)
     resume_repeat: Callable[[Any, Step, Env, int], bool]  # (game, step, env, iterations left)
     fires: Mapping[str, Callable[[Any, dict[str, Any]], None]]  # each event's rules: queue those that hold
     runs: Mapping[int, Callable[..., bool]] = field(default_factory=dict)  # a card kind's on_play, by id: as code

@@ -39,9 +39,9 @@ def compiled(runners: Mapping[int, Callable[..., bool]], loops: Mapping[int, Cal
         loop = loop_of(id(step))
         return loop_ops.resume_for(g, step, items, k, env) if loop is None else loop(g, env, items, k)
 
-    def resume_while(g: Any, step: Step, env: Env, left: int | None) -> bool:
+    def resume_while(g: Any, step: Step, env: Env, left: int | None, pc: int = 0) -> bool:
         loop = loop_of(id(step))
-        return loop_ops.resume_while(g, step, env, left) if loop is None else loop(g, env, None, left)
+        return loop_ops.resume_while(g, step, env, left, pc) if loop is None else loop(g, env, None, left, pc)
 
     def resume_repeat(g: Any, step: Step, env: Env, left: int) -> bool:
         loop = loop_of(id(step))

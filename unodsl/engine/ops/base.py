@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...lang.emit import Namespace
@@ -20,6 +21,7 @@ class Writer(Protocol):
     ns: Namespace
     origins: Any
     has_rules: bool  # the variant has rules: a step's queued rules run after it
+    runs: dict[int, str]  # each program's runner, by the program's id
 
     def env(self, name: str) -> str: ...
 
@@ -43,7 +45,7 @@ class Writer(Protocol):
         ...
 
     def block(self, program: Program, outer: list[str], ind: str, wheres: list[Any],
-              resume: bool = False) -> list[str]: ...
+              resume: bool = False, here: Callable[..., str] | None = None) -> list[str]: ...
 
     def loop_name(self, step: Any) -> str: ...
 

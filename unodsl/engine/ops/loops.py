@@ -2,7 +2,9 @@
 
 A loop that stops for a player leaves its frame (For, While, Repeat: where it stands),
 and goes on from there with the answer (`resume_*`; in generated code, the loop's own
-runner, `def loop_N(g, e, items, k)`). User loops are charged to the turn's work budget
+runner, `def loop_N(g, e, items, k)`). A while loop's frame also says where in its body
+the iteration stands (`pc`): generated code leaves that one frame, where the interpreter
+leaves the body's frames above it. User loops are charged to the turn's work budget
 and a while loop stops at WHILE_GUARD; LOOP is the flow's own (rounds, turns), unguarded:
 its steps have guards of their own.
 """
@@ -50,14 +52,18 @@ def resume_for(g: Any, step: Any, items: tuple[Any, ...], k: int, env: Env) -> b
     return False
 
 
-def resume_while(g: Any, step: Any, env: Env, left: int | None) -> bool:
+def resume_while(g: Any, step: Any, env: Env, left: int | None, pc: int = 0) -> bool:
     """A while loop with at most `left` more iterations; `left` None: the flow's own loop
-    (rounds, turns), unguarded and uncharged."""
+    (rounds, turns), unguarded and uncharged. `pc`: the iteration it stopped in goes on
+    from that step of its body first."""
     cond, body = step[1], step[2]
+    if pc and g.perform(body, env, pc):
+        g._paused.append(While(step, env, left, 0))
+        return True
     if left is None:
         while cond(g, env):
             if g.perform(body, env):
-                g._paused.append(While(step, env, None))
+                g._paused.append(While(step, env, None, 0))
                 return True
         return False
     work = len(body) or 1
@@ -66,7 +72,7 @@ def resume_while(g: Any, step: Any, env: Env, left: int | None) -> bool:
             return False
         g.charge(work)
         if g.perform(body, env):
-            g._paused.append(While(step, env, left - k - 1))
+            g._paused.append(While(step, env, left - k - 1, 0))
             return True
     g.endless()
     return False  # (never: endless raises)
@@ -98,14 +104,27 @@ def emit_loop(w: Writer, step: Any, chain: list[str], pause: list[str], ind: str
     return out
 
 
+def emit_rest(w: Writer, step: Any, ind: str) -> list[str]:
+    """A while loop's runner, first: the rest of the iteration its frame stopped in (from
+    step `start` of the body, by the body's runner), as resume_while does."""
+    if step[0] not in (WHILE, LOOP) or not step[2]:
+        return []
+    left = "None" if step[0] == LOOP else "k"
+    return [f"{ind}if start and {w.runs[id(step[2])]}(g, e, 0, start):",
+            f"{ind}    g._paused.append(new_while(({w.ns.add(step, 'loop')}, e, {left}, 0)))",
+            f"{ind}    return True"]
+
+
 def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
     """The body of the loop's runner: going on where its frame stood (as resume_* do), its
     body inline in a Python loop. A wait inside the body leaves the body's frames, then the
-    loop's frame (where it stands)."""
+    loop's frame (where it stands); a while loop's, its frame alone, at the step it stopped
+    before (after the rules that step queued: DRAIN)."""
     ref = w.ns.add(step, "loop")
     k = f"k{len(wheres)}"
     op = step[0]
     tail: list[str] = []
+    here = None
     if op == FOR:
         body = step[3]
         lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    {w.env(step[1])} = items[{k}]"]
@@ -116,7 +135,8 @@ def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
         text = w.expr(step[1], pre, ind + "    ")
         lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
                   f"{ind}    g.charge({len(body) or 1})"]
-        frame = f"g._paused.append(new_while(({ref}, e, k - {k} - 1)))"
+        here = _leave(w, f"new_while(({ref}, e, k - {k} - 1, {{pc}}))")
+        frame = ""
         tail = [f"{ind}else:", f"{ind}    {AT}0", f"{ind}    g.endless()"]
     elif op == LOOP:  # the flow's own loop: unguarded (its steps have guards of their own)
         body, pre = step[2], list[str]()
@@ -125,10 +145,20 @@ def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
             lines = [f"{ind}while True:", f"{ind}    {AT}0", *pre, f"{ind}    if not {text}:", f"{ind}        break"]
         else:  # (a fault in the test is placed by the runner's first mark, before it)
             lines = [f"{ind}while {text}:"]
-        frame = f"g._paused.append(new_while(({ref}, e, None)))"
+        here = _leave(w, f"new_while(({ref}, e, None, {{pc}}))")
+        frame = ""
     else:  # REPEAT
         body = step[2]
         lines = [f"{ind}for {k} in range(k):"]
         frame = f"g._paused.append(new_repeat(({ref}, e, k - {k} - 1)))"
-    inner = w.block(body, [frame, "True"], ind + "    ", wheres)
+    if here is None:
+        inner = w.block(body, [frame, "True"], ind + "    ", wheres)
+    else:
+        inner = w.block(body, ["True"], ind + "    ", wheres, here=here.format)
     return lines + (inner or [f"{ind}    pass"]) + tail
+
+
+def _leave(w: Writer, frame: str) -> str:
+    """The line that leaves `frame` after the step that stopped: below a DRAIN frame (the
+    rules that step queued run first), when the variant has rules to queue."""
+    return f"g._paused += (DRAIN, {frame})" if w.has_rules else f"g._paused.append({frame})"
