@@ -195,3 +195,21 @@ def test_an_event_with_rules_reaches_a_listener_appended_by_hand() -> None:
     # every turn of the round but the first (begun when the game was made, before the
     # listener), and the next round's first, set up by autoplay before it stops
     assert heard.count("turn_start") >= game.round_turns[0] - 1 > 0
+
+
+@pytest.mark.parametrize(("text", "facts", "expected"), [
+    ("len($o) == 1 and not loud_turn", {"loud_turn": None}, "len($o) == 1 and not %_loud_turn"),
+    ("len($o) == 1 and not loud_turn", {"loud_turn": True}, False),
+    ("len($o) == 1 and loud_turn", {"loud_turn": True}, "len($o) == 1"),
+    ("len($o) == 1 or loud_turn", {"loud_turn": True}, True),
+    ("len($o) == 1 or not loud_turn", {"loud_turn": True}, "len($o) == 1"),
+    ("not loud_turn and len($o) == 1", {"loud_turn": None}, "(not %_loud_turn) and len($o) == 1"),
+    ("a and b or loud_turn", {"loud_turn": None}, "a and b or loud_turn"),  # (and/or in REST: Python)
+])
+def test_a_directive_condition_folds_a_fact_first_or_last(text: str, facts: dict[str, bool | None],
+                                                          expected: str | bool) -> None:
+    """A template's condition names a fact before or after the Python it joins: the facts
+    the variant fixes fold it; an open fact is read from the game, after the cheaper test."""
+    from unodsl.engine.template import Render
+
+    assert Render(facts).cond(text) == expected

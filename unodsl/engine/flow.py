@@ -143,7 +143,7 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
         raise
     except Exception as $err:
         raise g.blame($err) from $err
-""", takes=("not loud_turn and len($options) == 1", "$options[0]"),
+""", takes=("len($options) == 1 and not loud_turn", "$options[0]"),
     asks="decision(($p, 'turn', tuple($options), '', None))",
     globals={"DRAW": DRAW, "PASS": PASS, "decision": decision, "VariantRuntimeError": VariantRuntimeError}))
 

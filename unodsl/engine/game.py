@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..errors import GameError, IllegalAction, UnoDslError
-from ..model import Face, Rule, Variant
+from ..model import BUILTIN_ZONES, Face, Rule, Variant
 from . import machine, plays, table
 from . import zones as zoning
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
@@ -111,9 +111,10 @@ class Game(State):
         self.discard_pile = []
         self.aside = []
         self.hands = [[] for _ in range(players)]
-        self.places = {z.name: [] for z in variant.zones if not z.builtin and z.owner == "table"}
-        self.seat_places = {z.name: [[] for _ in range(players)] for z in variant.zones
-                            if not z.builtin and z.owner == "player"}
+        declared = variant.zones[len(BUILTIN_ZONES):]  # (those of `zones:`)
+        self.places = {z.name: [] for z in declared if z.owner == "table"} if declared else {}
+        self.seat_places = {z.name: [[] for _ in range(players)] for z in declared
+                            if z.owner == "player"} if declared else {}
         self.flags = [set() for _ in range(players)]
         self.named = {}  # values said for cards (naming.py), while they lie where they were said
         self.revealed = {}  # cards shown to everyone (reveal), by id: the seat holding each

@@ -81,7 +81,7 @@ draw = function(Template("draw", doc="`p` draws up to `count` cards; an empty pi
     $pile = %draw_pile
     if $count == 1 and $pile and not %_loud_draw:
         $got = [$pile.pop()]
-        %hands[$p] += $got
+        %hands[$p].append($got[0])
     else:
         $got = g._draw($p, $count)
 """, value="$got"), __name__)
@@ -92,10 +92,10 @@ draw_one = function(Template("draw_one", doc=(
     "pile must be refilled first."), params=("p",), body="""
     #if not loud_draw and %draw_pile:
         $got = [%draw_pile.pop()]
-        %hands[$p] += $got
+        %hands[$p].append($got[0])
     #elif loud_draw and not watched(card_drawn) and %draw_pile:
         $got = [%draw_pile.pop()]
-        %hands[$p] += $got
+        %hands[$p].append($got[0])
         #emit hand_changed {'player': $p, 'size': len(g.hands[$p])}
     #else:
         $got = g._draw($p, 1)

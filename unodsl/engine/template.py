@@ -269,14 +269,21 @@ class Render:
             yield from self._chain(branches, depth)
 
     def cond(self, text: str) -> str | bool:
-        """A condition of a directive: `[not ]fact`, `[not ]fact and|or REST`, or Python
-        (REST). True or False where the facts decide it, else the Python test."""
+        """A condition of a directive: `[not ]fact`, `[not ]fact and|or REST`, `REST and|or
+        [not ]fact` (REST without and/or: tested first, the cheaper when the fact is open),
+        or Python (REST). True or False where the facts decide it, else the Python test."""
         text = _WATCHED.sub(lambda m: "True" if m[1] in self.fires else f"{m[1]!r} in %_watch", text)
         if text == "True":
             return True
         given = re.fullmatch(r"(not )?\$(\w+)", text)  # a parameter given as a literal
         if given and self._names.get(given[2]) in ("True", "False"):
             return (self._names[given[2]] == "True") != bool(given[1])
+        last = re.fullmatch(r"((?:(?! and | or ).)+) (and|or) (not )?(\w+)", text)
+        if last and last[4] in FACTS:
+            folded = self.cond(f"{last[3] or ''}{last[4]}")
+            if folded is True or folded is False:
+                return last[1] if folded == (last[2] == "and") else folded
+            return f"{last[1]} {last[2]} {f'({folded})' if ' and ' in folded or ' or ' in folded else folded}"
         m = re.match(r"(not )?(\w+)(?: (and|or) (.+))?$", text)
         if m is None or m[2] not in FACTS:
             return text
