@@ -23,7 +23,7 @@ from .actions import DRAW, KEEP, PASS, Decision, Lay, Play
 from .machine import PAUSED, _value, call, decision, emit, perform, run
 from .plays import lays
 from .state import State
-from .table import advance, game_over, in_order, play, reset_round, score_round, went_out
+from .table import advance, in_order, play, reset_round, went_out
 from .template import Template, function
 
 Env = dict[str, Any]
@@ -72,14 +72,15 @@ round_on = _step(Template("round_on", step=True, doc="The round goes on until it
                           value="g.round_winner is None"))
 
 
-def end_round(g: State, e: Env) -> None:
-    """The round is scored (round_end); its rules run before the game-end check."""
-    score_round(g)
+end_round = _step(Template("end_round", step=True, doc=(
+    "The round is scored (round_end); its rules run before the game-end check."), body="""
+    g.score_round()
+"""))
 
-
-def end_game(g: State, e: Env) -> None:
-    """Has someone won the game (a target reached, `game_over`)?"""
-    game_over(g)
+end_game = _step(Template("end_game", step=True, doc="Has someone won the game (a target reached, `game_over`)?",
+                          body="""
+    g.game_over()
+"""))
 
 
 # -- a turn ---------------------------------------------------------------------------
