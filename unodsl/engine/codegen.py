@@ -220,8 +220,14 @@ class _Module:
         out: list[str] = []
         for i, step in enumerate(program):
             # A wait here leaves this program's frames (at the next step), then the outer ones.
-            own = (f"g.pause({ref}, {i + 1}, e, {'0' if outer else 'leave'})" if here is None
-                   else here(pc=0 if i + 1 == len(program) else i + 1))
+            if here is not None:
+                own = here(pc=0 if i + 1 == len(program) else i + 1)
+            elif outer:
+                own = f"g.pause({ref}, {i + 1}, e, 0)"
+            elif i + 1 == len(program) and not self.has_rules:  # (nothing is left to run: no frame
+                own = f"g.pause({ref}, {i + 1}, e, leave) if leave else True"  # but a level to leave)
+            else:
+                own = f"g.pause({ref}, {i + 1}, e, leave)"
             chain = [own, *outer]
             at = len(wheres)
             wheres.append(step[-1])

@@ -521,10 +521,13 @@ def score_round(g: State) -> None:
     else:
         gained = held[:]
         gained[w] = 0
-    for q in range(g.n):
-        g.scores[q] += gained[q]
-    if max(map(abs, g.scores)) > MAX_INT:
-        raise RuntimeFault(f"a score grew past {MAX_INT:,} (the most a game may count) in round {g.round}")
+    scores = g.scores
+    for q, points in enumerate(gained):
+        if points:
+            total = scores[q] + points
+            if not -MAX_INT <= total <= MAX_INT:
+                raise RuntimeFault(f"a score grew past {MAX_INT:,} (the most a game may count) in round {g.round}")
+            scores[q] = total
     if "round_end" in g._watch:
         emit(g, "round_end", {"player": w, "points": gained, "team": team(g, w)})
 
