@@ -12,7 +12,7 @@ import pytest
 
 from tests.helpers import ROOT, VARIANTS, classic_with
 from unodsl import Game, load_variant, make_agents, play_game
-from unodsl.engine import machine, table
+from unodsl.engine import machine, scores, table
 from unodsl.engine.cards import Card
 from unodsl.engine.events import EVENTS, EVERYONE, visible_to
 from unodsl.engine.state import State
@@ -322,10 +322,10 @@ def test_game_is_composed_of_its_machine_and_table_not_a_chain_of_classes() -> N
     and no class of the engine's parts extends the state."""
     assert Game.__mro__ == (Game, State, object)
     assert [k for k, v in vars(State).items() if callable(v) and not k.startswith("__")] == []
-    parts = {m.__name__: m for m in (machine, table)}
+    parts = {m.__name__: m for m in (machine, table, scores)}
     bound = {name: getattr(member, "__func__", member) for name, member in vars(Game).items()}
     bound = {name: fn for name, fn in bound.items() if getattr(fn, "__module__", None) in parts}
-    assert {"emit", "run", "ask", "play", "draw", "playable", "advance"} <= set(bound)
+    assert {"emit", "run", "ask", "play", "draw", "playable", "fits", "advance", "score_round"} <= set(bound)
     for name, fn in bound.items():
         assert getattr(parts[fn.__module__], fn.__name__) is fn, f"Game.{name} is not its part's own function"
     for module in parts.values():

@@ -213,3 +213,14 @@ def test_a_directive_condition_folds_a_fact_first_or_last(text: str, facts: dict
     from unodsl.engine.template import Render
 
     assert Render(facts).cond(text) == expected
+
+
+def test_a_drawn_card_is_matched_against_the_faces_the_turn_found() -> None:
+    """Without rules nothing can change the top card or the colour between the turn's
+    choice and its draw: the drawn card is matched against the faces turn_choice found
+    (the variable `_faces`), not looked up again; with rules, it is looked up again."""
+    mirror = backend_of(load_variant(Path(__file__).parents[1] / "benchmarks" / "rlcard_mirror.yaml")).source
+    turn = mirror[mirror.index("(the flow: turn_choice)"):mirror.index("(the flow: act)")]
+    assert turn.count("G__memo[") == 1 and "in E__faces" in turn
+    classic = backend_of(load_variant("classic")).source  # (UNO rules: a rule may change the colour)
+    assert "_faces'" not in classic and "E__faces" not in classic

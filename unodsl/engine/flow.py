@@ -120,6 +120,8 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
                 if $faces is None:
                     g._legal_env['player'] = $p
                     $faces = g.matching_faces()
+                #if not rules:
+                    @_faces = $faces
                 for $c in $hand:
                     if $c.face_id in $faces and ($c.legal_if is None or g.allows($c, $p)):
                         $options.append($plays[$c.id])
@@ -197,6 +199,9 @@ offer_drawn = _step(Template("offer_drawn", step=True, doc=(
         $hand = %hands[$p]
         if $card is not None and (($hand and $hand[-1] is $card) or $card in $hand):
             #call $legal = playable($card, $p)
+    #elif pure_match:
+        if $card is not None:
+            #call $legal = fits($card, $p, @_faces)
     #else:
         if $card is not None:
             #call $legal = playable($card, $p)
@@ -218,6 +223,9 @@ must_play_drawn = _step(Template("must_play_drawn", step=True, doc=(
         $hand = %hands[$p]
         if $drawn and (($hand and $hand[-1] is $drawn[-1]) or $drawn[-1] in $hand):
             #call $legal = playable($drawn[-1], $p)
+    #elif pure_match:
+        if $drawn:
+            #call $legal = fits($drawn[-1], $p, @_faces)
     #else:
         if $drawn:
             #call $legal = playable($drawn[-1], $p)

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from ..errors import GameError, IllegalAction, UnoDslError
 from ..model import BUILTIN_ZONES, Face, Rule, Variant
-from . import machine, plays, table
+from . import machine, plays, scores, table
 from . import zones as zoning
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
 from .backends import Backend, backend_of
@@ -77,10 +77,11 @@ class Game(State):
     put_out, win_round, advance, advance_bent = table.put_out, table.win_round, table.advance, table.advance_bent
     advance_in, tell_skipped = table.advance_in, table.tell_skipped
     # what may be played
-    playable, allows, matching_faces, blame = table.playable, table.allows, table.matching_faces, table.blame
+    playable, fits, allows, matching_faces, blame = (table.playable, table.fits, table.allows, table.matching_faces,
+                                                     table.blame)
     amount, runaway = table.amount, table.runaway
     # scores
-    add_score, score_round, game_over = table.add_score, table.score_round, table.game_over
+    add_score, score_round, game_over = scores.add_score, scores.score_round, scores.game_over
 
     def __init__(self, variant: Variant, players: int, seed: int = 0, *,
                  max_turns: int = MAX_TURNS, max_rounds: int = 1_000, record: bool = False,

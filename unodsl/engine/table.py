@@ -1,5 +1,5 @@
 """The table's operations: cards played, drawn and shuffled, who is seated and whose turn
-comes next, what may be played, and scoring. The primitives of the language and the
+comes next, and what may be played (the scores are scores.py's). The primitives of the language and the
 flow of rounds and turns (flow.py) are written with these.
 
 The table is a part of the game, not a class it descends from: each operation is a
@@ -12,20 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from math import floor
-from operator import attrgetter
 from typing import Any
 
 from ..errors import RunawayRound, RuntimeFault, VariantRuntimeError
-from ..lang.compile import MAX_INT
 from ..lang.program import Program
 from .cards import Card
 from .frames import new_run
-from .machine import _holds, _value, emit, fault
+from .machine import _value, emit, fault
 from .state import State, generator
 from .template import Template, function
 from .zones import by_labels, clear_places
-
-_points = attrgetter("points")
 
 # The seats in turn order from each seat, by (players, direction) (see seats_from).
 _ORDERS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
@@ -415,23 +411,35 @@ def advance_in(g: State) -> None:
 # -- what may be played -------------------------------------------------------------
 playable = function(Template("playable", doc="True if `by` could legally play `card` now.", params=("card", "by"),
                              body="""
-    try:
-        $test = $card.legal_if
-        #if pure_match:
-            $faces = %_memo[%discard_pile[-1].face_id if %discard_pile else -1].get(g.current_color)
-            if $faces is None:
-                $faces = g.matching_faces()
-            $legal = $card.face_id in $faces and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
-        #else:
+    #if pure_match:
+        $faces = %_memo[%discard_pile[-1].face_id if %discard_pile else -1].get(g.current_color)
+        if $faces is None:
+            $faces = g.matching_faces()
+        #call $legal = fits($card, $by, $faces)
+    #else:
+        try:
+            $test = $card.legal_if
             $env = {'player': $by, 'card': $card}
             $legal = bool(g._match(g, $env)) and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
+        except (VariantRuntimeError, RecursionError):
+            raise
+        except Exception as $err:
+            raise g.blame($err, {'player': $by, 'card': $card}) from $err
+""", value="$legal", globals={"VariantRuntimeError": VariantRuntimeError}), __name__)
+# (This is also the language's `playable`. Its conditions get their own variables: a
+# card's legal_if may ask whether other cards are playable.)
+
+fits = function(Template("fits", doc=(
+    "True if `by` could legally play `card` on a table whose matching faces are `faces` (a pure "
+    "match: playable, the faces found once)."), params=("card", "by", "faces"), body="""
+    try:
+        $test = $card.legal_if
+        $legal = $card.face_id in $faces and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
     except (VariantRuntimeError, RecursionError):
         raise
     except Exception as $err:
         raise g.blame($err, {'player': $by, 'card': $card}) from $err
 """, value="$legal", globals={"VariantRuntimeError": VariantRuntimeError}), __name__)
-# (This is also the language's `playable`. Its conditions get their own variables: a
-# card's legal_if may ask whether other cards are playable.)
 
 
 def allows(g: State, card: Card, p: int) -> bool:
@@ -443,7 +451,8 @@ def allows(g: State, card: Card, p: int) -> bool:
 
 def matching_faces(g: State) -> frozenset[int]:
     """The faces that match the top card and colour now, computed once per
-    (top face, colour) for the variant: a pure match reads nothing else."""
+    (top face, colour) for the variant: a pure match reads nothing else. A fault of the
+    match is blamed on it."""
     pile = g.discard_pile
     face = pile[-1].face_id if pile else -1
     color = g.current_color
@@ -456,8 +465,13 @@ def matching_faces(g: State) -> frozenset[int]:
         matching = set()
         for card in {c.face_id: c for d in g._decks for c in d}.values():
             env["card"] = card
-            if g._match(g, env):
-                matching.add(card.face_id)
+            try:
+                if g._match(g, env):
+                    matching.add(card.face_id)
+            except (VariantRuntimeError, RecursionError):
+                raise
+            except Exception as err:
+                raise blame(g, err, env) from err
         faces = by_color[color] = frozenset(matching)
     return faces
 
@@ -492,97 +506,3 @@ def amount(g: State, amount: Any, p: int) -> Any:
 def runaway(g: State) -> None:
     raise RunawayRound(f"round {g.round} passed {g.max_turns:,} turns with no "
                        "winner (raise max_turns, or check the variant's rules)")
-
-
-# -- scores -------------------------------------------------------------------------
-def add_score(g: State, p: int, points: int) -> None:
-    """Add `points` to `p`'s score: with teams, to every score of `p`'s team. A score
-    past MAX_INT is a runaway (it doubled every play) and stops the game."""
-    for q in range(g.n) if g.team_of is not None else (p,):
-        if team(g, q) == team(g, p):
-            score = g.scores[q] + points
-            if not -MAX_INT <= score <= MAX_INT:
-                raise RuntimeFault(f"a score grew past {MAX_INT:,} (the most a game may count)")
-            g.scores[q] = score
-
-
-def score_round(g: State) -> None:
-    """The round is over: its points are scored and round_end is told."""
-    w = g.round_winner
-    assert w is not None
-    g.round_turns.append(g.turns)
-    scoring = g.variant.scoring
-    held = [sum(map(_points, hand)) for hand in g.hands]
-    if g.team_of is not None:
-        gained = _team_gains(g, w, held)
-    elif scoring.round == "winner_scores_others":
-        gained = [0] * g.n
-        gained[w] = sum(held) - held[w]
-    else:
-        gained = held[:]
-        gained[w] = 0
-    scores = g.scores
-    for q, points in enumerate(gained):
-        if points:
-            total = scores[q] + points
-            if not -MAX_INT <= total <= MAX_INT:
-                raise RuntimeFault(f"a score grew past {MAX_INT:,} (the most a game may count) in round {g.round}")
-            scores[q] = total
-    if "round_end" in g._watch:
-        emit(g, "round_end", {"player": w, "points": gained, "team": team(g, w)})
-
-
-def _team_gains(g: State, w: int, held: list[int]) -> list[int]:
-    """What each seat gains this round with teams: all of a team gains its total."""
-    team_of = g.team_of
-    assert team_of is not None
-    won = team_of[w]
-    totals: dict[int, int] = {}
-    for q, points in enumerate(held):
-        totals[team_of[q]] = totals.get(team_of[q], 0) + points
-    if g.variant.scoring.round == "winner_scores_others":
-        others = sum(v for t, v in totals.items() if t != won)
-        return [others if team_of[q] == won else 0 for q in range(g.n)]
-    return [0 if team_of[q] == won else totals[team_of[q]] for q in range(g.n)]
-
-
-def game_over(g: State) -> None:
-    """After a round and its round_end rules: the game ends when a score reaches the
-    target or `game_over` holds; then autoplay's rounds may be done."""
-    scoring = g.variant.scoring
-    target = scoring.target
-    w = g.round_winner
-    assert w is not None
-    if ((target is not None and max(g.scores) >= target)
-            or (scoring.game_over is not None and _holds(g, scoring.game_over, w))):
-        g.winners = _winners(g)
-        g.winner = g.winners[0]
-        if "game_end" in g._watch:
-            emit(g, "game_end", {"player": g.winner, "winners": list(g.winners),
-                                 "scores": list(g.scores), "team": team(g, g.winner)})
-    if g._stop_after is not None and len(g.round_turns) >= g._stop_after:
-        g._agents = None  # autoplay's rounds are done: the next decision waits
-
-
-def _winners(g: State) -> tuple[int, ...]:
-    """The seats with the best total among the teams still in (a team is out when all
-    its players are), in seat order; the variant's tie-break, if any, settles a tie
-    between teams (the highest value wins). More than one team left: a tie."""
-    scoring, scores = g.variant.scoring, g.scores
-    pick = max if scoring.winner == "highest" else min
-    if g.team_of is None and not g.out:  # (every player is a team of one, and in)
-        best = pick(scores)
-        if scores.count(best) == 1:
-            return (scores.index(best),)
-        seats: Sequence[int] = range(g.n)
-    else:
-        teams_in = {team(g, q) for q in range(g.n) if q not in g.out}
-        seats = [q for q in range(g.n) if team(g, q) in teams_in]
-        best = pick(scores[q] for q in seats)
-    tied = [q for q in seats if scores[q] == best]
-    if scoring.tie_break is not None and len({team(g, q) for q in tied}) > 1:
-        values = {q: _value(g, scoring.tie_break, q) for q in tied}
-        top = max(values.values())
-        tied = [q for q in tied if values[q] == top]
-    return tuple(tied)
-
