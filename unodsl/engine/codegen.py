@@ -260,7 +260,7 @@ class _Module:
         wheres: list[Any] = [step[-1]]
         outer = self.local
         hot = step[0] == LOOP and _templated(step[2])
-        self.local = frozenset(_variables(step[2])) if hot else frozenset()
+        self.local = frozenset(_variables(step[2], self.render)) if hot else frozenset()
         fields: set[str] = set()  # the steady fields its templates read: each once, before the loop
         def field(name: str) -> str:
             fields.add(name)
@@ -369,13 +369,14 @@ def _templated(program: Program) -> bool:
     return True
 
 
-def _variables(program: Program) -> set[str]:
-    """The variables the steps of a templated program read or bind."""
+def _variables(program: Program, render: Render) -> set[str]:
+    """The variables the steps of a templated program read or bind (in the lines the
+    variant's facts leave of their templates)."""
     found: set[str] = set()
     for step in program:
         op = step[0]
         if op == IF:
-            found |= _variables(step[2]) | _variables(step[3])
+            found |= _variables(step[2], render) | _variables(step[3], render)
             fn = step[1]
         elif op in (LET, CHOOSE):
             found.add(step[1])
@@ -384,7 +385,8 @@ def _variables(program: Program) -> set[str]:
             fn = step[1]
         t = template_of(fn)
         assert t is not None
-        found |= set(re.findall(r"@(\w+)", " ".join(x or "" for x in (t.body, t.value, t.pauses, t.asks,
+        body = " ".join(text for _, text in render.decided(t.body))
+        found |= set(re.findall(r"@(\w+)", " ".join(x or "" for x in (body, t.value, t.pauses, t.asks,
                                                                         *(t.takes or ())))))
     return found
 

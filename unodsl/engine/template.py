@@ -241,6 +241,11 @@ class Render:
         fire = self.fires.get(event)
         return told if fire is None else f"{fire}(g, {data}) if %_quiet else {told}"
 
+    def decided(self, body: str) -> Iterator[tuple[int, str]]:
+        """The lines of a template's `body` the facts leave (its #if chains decided where
+        they can be)."""
+        return self._decided(_lines(body))
+
     def _decided(self, lines: list[str]) -> Iterator[tuple[int, str]]:
         """(indent, text) of each line, with each #if chain decided by the facts where it can
         be, else written as Python's if, elif and else."""
