@@ -224,3 +224,17 @@ def test_a_drawn_card_is_matched_against_the_faces_the_turn_found() -> None:
     assert turn.count("G__memo[") == 1 and "in E__faces" in turn
     classic = backend_of(load_variant("classic")).source  # (UNO rules: a rule may change the colour)
     assert "_faces'" not in classic and "E__faces" not in classic
+
+
+def test_a_choice_drains_after_asking_only_when_a_rule_hears_choice(tmp_path: Path) -> None:
+    """A choice drains the rules queued so far before it asks; after the answer, only the
+    asking can have queued one (a rule on `choice`). Classic's turn choice always asks (its
+    rules hear turn_start): one drain, before the question; with a rule on `choice`, two."""
+    def turn(source: str) -> str:
+        return source[source.index("(the flow: turn_choice)"):source.index("(the flow: is_draw)")]
+
+    classic = backend_of(load_variant("classic")).source
+    assert turn(classic).count("g.drain()") == 1
+    rule = "\n  - name: told\n    on: choice\n    do: flag(player, \"chose\")\n"
+    path = classic_with(tmp_path, "rules:\n", "rules:" + rule)
+    assert turn(backend_of(load_variant(path)).source).count("g.drain()") == 2

@@ -145,6 +145,10 @@ class _Module:
         runner (see loop_runner), or the entry of `e`."""
         return f"E_{name}" if name in self.local else f"e[{literal(name)}]"
 
+    def heard(self, event: str) -> bool:
+        """A rule of the variant waits for `event`."""
+        return event in self.render.fires
+
     def field(self, name: str) -> str:
         """How a steady or still field of the game reads here (a loop's local, in a hot loop)."""
         return self.render.field(name)
@@ -239,7 +243,9 @@ class _Module:
         """One step, as its op writes it (engine/ops/), then the rules it queued."""
         pause = [*self.stores(ind + "    "), *(f"{ind}    {c}" for c in chain[:-1]), f"{ind}    return {chain[-1]}"]
         out = [f"{ind}{AT}{at} {_heading(step)}", *EMIT[step[0]](self, step, chain, pause, ind, wheres, at)]
-        if self.has_rules and step[0] != IF:  # (after an if, its branch's last step has drained: a test queues nothing)
+        # (After an if, its branch's last step has drained: a test queues nothing. A choice
+        # drains before it asks, and says whether its asking may queue: emit_choose.)
+        if self.has_rules and step[0] not in (IF, CHOOSE):
             out += [f"{ind}if {self.field('_queue')} and g.drain():", *pause]
         return out
 

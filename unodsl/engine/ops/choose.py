@@ -54,4 +54,8 @@ def emit_choose(w: Writer, step: Any, chain: list[str], pause: list[str], ind: s
                   *(more + line for line in pause)]
     lines += w.ask(var, inner, own)
     lines += [f"{inner}if asked is ASK:", *(more + line for line in pause), f"{ind}{w.env(step[1])} = asked"]
+    # The rules queued since the drain before the question: by the asking (a rule hears
+    # `choice`), or by a chooser that answered without asking (no drain before).
+    if w.has_rules and (inner != ind or w.heard("choice")):
+        lines += [f"{ind}if {w.field('_queue')} and g.drain():", *pause]
     return lines
