@@ -216,7 +216,9 @@ play_drawn = _step(Template("play_drawn", step=True, doc="The card drawn is play
 """, pauses="$paused", globals={"KEEP": KEEP, "PAUSED": PAUSED}))
 
 must_play_drawn = _step(Template("must_play_drawn", step=True, doc=(
-    "The card drawn is played if it can be (still held: see offer_drawn)."), body="""
+    "The card drawn is played if it can be (still held: see offer_drawn). Without rules nothing can "
+    "change the top card or the colour since the turn's choice: the card is matched against the faces "
+    "it found (`_faces`)."), body="""
     $drawn, $p = @_drawn, @player
     $legal = False
     #if rules:

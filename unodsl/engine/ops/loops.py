@@ -124,7 +124,7 @@ def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
     k = f"k{len(wheres)}"
     op = step[0]
     tail: list[str] = []
-    here = None
+    frame = here = ""  # the line leaving a loop's frame after its body's; a while loop's, at step {pc}
     if op == FOR:
         body = step[3]
         lines = [f"{ind}for {k} in range(k, len(items)):", f"{ind}    {w.env(step[1])} = items[{k}]"]
@@ -136,7 +136,6 @@ def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
         lines += [*pre, f"{ind}    if not {text}:", f"{ind}        break",
                   f"{ind}    g.charge({len(body) or 1})"]
         here = _leave(w, f"new_while(({ref}, e, k - {k} - 1, {{pc}}))")
-        frame = ""
         tail = [f"{ind}else:", f"{ind}    {AT}0", f"{ind}    g.endless()"]
     elif op == LOOP:  # the flow's own loop: unguarded (its steps have guards of their own)
         body, pre = step[2], list[str]()
@@ -146,15 +145,14 @@ def emit_resume(w: Writer, step: Any, ind: str, wheres: list[Any]) -> list[str]:
         else:  # (a fault in the test is placed by the runner's first mark, before it)
             lines = [f"{ind}while {text}:"]
         here = _leave(w, f"new_while(({ref}, e, None, {{pc}}))")
-        frame = ""
     else:  # REPEAT
         body = step[2]
         lines = [f"{ind}for {k} in range(k):"]
         frame = f"g._paused.append(new_repeat(({ref}, e, k - {k} - 1)))"
-    if here is None:
-        inner = w.block(body, [frame, "True"], ind + "    ", wheres)
-    else:
+    if here:
         inner = w.block(body, ["True"], ind + "    ", wheres, here=here.format)
+    else:
+        inner = w.block(body, [frame, "True"], ind + "    ", wheres)
     return lines + (inner or [f"{ind}    pass"]) + tail
 
 
