@@ -409,6 +409,18 @@ def advance_in(g: State) -> None:
 
 
 # -- what may be played -------------------------------------------------------------
+fits = function(Template("fits", doc=(
+    "True if `by` could legally play `card` on a table whose matching faces are `faces` (a pure "
+    "match: playable, the faces found once)."), params=("card", "by", "faces"), body="""
+    try:
+        $test = $card.legal_if
+        $legal = $card.face_id in $faces and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
+    except (VariantRuntimeError, RecursionError):
+        raise
+    except Exception as $err:
+        raise g.blame($err, {'player': $by, 'card': $card}) from $err
+""", value="$legal", globals={"VariantRuntimeError": VariantRuntimeError}), __name__)
+
 playable = function(Template("playable", doc="True if `by` could legally play `card` now.", params=("card", "by"),
                              body="""
     #if pure_match:
@@ -428,18 +440,6 @@ playable = function(Template("playable", doc="True if `by` could legally play `c
 """, value="$legal", globals={"VariantRuntimeError": VariantRuntimeError}), __name__)
 # (This is also the language's `playable`. Its conditions get their own variables: a
 # card's legal_if may ask whether other cards are playable.)
-
-fits = function(Template("fits", doc=(
-    "True if `by` could legally play `card` on a table whose matching faces are `faces` (a pure "
-    "match: playable, the faces found once)."), params=("card", "by", "faces"), body="""
-    try:
-        $test = $card.legal_if
-        $legal = $card.face_id in $faces and ($test is None or bool($test(g, {'player': $by, 'card': $card})))
-    except (VariantRuntimeError, RecursionError):
-        raise
-    except Exception as $err:
-        raise g.blame($err, {'player': $by, 'card': $card}) from $err
-""", value="$legal", globals={"VariantRuntimeError": VariantRuntimeError}), __name__)
 
 
 def allows(g: State, card: Card, p: int) -> bool:

@@ -14,8 +14,8 @@ A template is the body of a function of `g` (the game), in Python with four mark
                     is watched, sure to be when a rule hears it). Its block is indented as
     #elif fact:     under an `if`; where the variant decides it, only the branch taken
     #else:          is kept (dedented), else the fact's test stays in the code
-    #call $x = hot(args)   a call of another template (`g.hot(args)` in a function),
-                    put in place in generated code, its value bound to `$x`
+    #call $x = hot(args)   a call of another template, put in place (in a function too,
+                    when `hot` was made before it; else `g.hot(args)`), its value bound to `$x`
     #emit event data        `g.emit('event', data)`; in generated code, an event with rules
                     goes straight to them while no one else hears events (see Render)
 
@@ -400,10 +400,11 @@ def _split(args: str) -> list[str]:
     return out
 
 
-def function(t: Template, module: str, templates: Mapping[str, Template] | None = None) -> Callable[..., Any]:
+def function(t: Template, module: str) -> Callable[..., Any]:
     """`t` as a function — `(g, e)` for a step of a program, else `(g, params…)` — with every
-    fact left open, named `module.name` (so a program holding it pickles by reference)."""
-    render = Render(OPEN, templates=None)
+    fact left open, named `module.name` (so a program holding it pickles by reference). The
+    templates it calls that were made before it are put in place: no call between them."""
+    render = Render(OPEN, templates=TEMPLATES)
     lines = render._lines(t, "    ", "", {})
     head = ["g", "e"] if t.step else ["g"]
     params = list(t.params)
