@@ -141,22 +141,23 @@ ask = function(Template("ask", doc=(
     "`d` is pending (or the agent failed, or chose illegally: it is then detached, for autoplay to "
     "report), and its answer will be bound to `var` in `env`."), params=("d", "var", "env"), body="""
     $options = $d.options
-    $agents = g._agents
+    $agent = g._agents
+    if $agent is not None:
+        $agent = $agent[$d.player]
     if len($options) == 1:
         $answer = $options[0]
-    elif $agents is None or $agents[$d.player] is None:
+    elif $agent is None:
         $answer = ASK
     else:
         g.decision = $d
         try:
-            $answer = $agents[$d.player].choose(g, $d)
-            $legal = type($answer) in ANSWER_TYPES[$d.kind] and $answer in $options
+            $answer = $agent.choose(g, $d)
+            if type($answer) in ANSWER_TYPES[$d.kind] and $answer in $options:
+                g._answers.append($answer)
+            else:
+                $answer = g._refused(illegal($d, $answer))
         except Exception as $err:
-            $answer, $legal = g._refused($err), None
-        if $legal:
-            g._answers.append($answer)
-        elif $legal is not None:
-            $answer = g._refused(illegal($d, $answer))
+            $answer = g._refused($err)
     if $answer is ASK:
         g.decision = $d
         g._paused.append(new_bind(($var, $env, $d)))
