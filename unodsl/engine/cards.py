@@ -7,6 +7,7 @@ their clones share them, and a card's `id` names it whatever side it shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..lang.program import Fn, Program
@@ -51,6 +52,7 @@ class Card:
         "label",
         "legal_if",
         "on_play",
+        "play",
         "points",
         "rank",
         "run",
@@ -59,13 +61,15 @@ class Card:
         "wild",
     )
 
-    def __init__(self, id_: int, faces: tuple[Face, ...], side: int, table: dict[Face, Any]) -> None:
+    def __init__(self, id_: int, faces: tuple[Face, ...], side: int, table: dict[Face, Any],
+                 play: Callable[[Card], Any]) -> None:
         self.id = id_
         self.faces = faces
         self.side = side
         (self.face_id, self.kind, self.kind_id, self.color, self.rank, self.points, self.wild, self.symbol,
          self.label, self.on_play, self.legal_if, self.run) = table[faces[side]]
         self.back = faces[1 - side] if len(faces) == 2 else None
+        self.play = play(self)  # the action of playing it (actions.Play), made once with it
 
     # mypy does not see dynamic slots; declare the visible fields.
     face_id: int
@@ -81,19 +85,22 @@ class Card:
     run: Any  # the compiled backend's runner of on_play (engine/codegen.py), or None
     back: Face | None
     label: str
+    play: Any  # its actions.Play (cards know no actions: the deck's maker gives the type)
 
     def __repr__(self) -> str:
         return f"<{self.label} #{self.id}>"
 
 
-def make_deck(variant: Variant, backend: Backend, pairing: list[tuple[Face, ...]]) -> tuple[list[Card], ...]:
+def make_deck(variant: Variant, backend: Backend, pairing: list[tuple[Face, ...]],
+              play: Callable[[Card], Any]) -> tuple[list[Card], ...]:
     """The cards of every side: `pairing[i]` holds the faces of card i, one per side. A card
     never changes, so one made for a place and its faces is kept (in the backend's cache, up
     to CARDS_KEPT) for the next deck that pairs them so: a shuffled pairing makes a deck each
     game (FLIP-1)."""
     table = face_table(variant, backend)
     if len(variant.sides) != 2:  # one side: the deck is made once, for the variant
-        return tuple([Card(i, faces, s, table) for i, faces in enumerate(pairing)] for s in range(len(variant.sides)))
+        return tuple([Card(i, faces, s, table, play) for i, faces in enumerate(pairing)]
+                     for s in range(len(variant.sides)))
     kept: dict[tuple[int, int, int], tuple[Card, Card]] = backend.cache.setdefault("cards", {})
     if len(kept) > CARDS_KEPT:
         kept.clear()
@@ -103,7 +110,7 @@ def make_deck(variant: Variant, backend: Backend, pairing: list[tuple[Face, ...]
         key = (i, id(faces[0]), id(faces[1]))  # (the variant's faces live as long as its backend's cache)
         pair = kept.get(key)
         if pair is None:
-            pair = kept[key] = (Card(i, faces, 0, table), Card(i, faces, 1, table))
+            pair = kept[key] = (Card(i, faces, 0, table, play), Card(i, faces, 1, table, play))
         light.append(pair[0])
         dark.append(pair[1])
     return light, dark

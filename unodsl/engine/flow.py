@@ -105,14 +105,13 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
     "without asking, unless someone is told each choice."), body="""
     $p = @player
     $hand = %hands[$p]
-    $plays = g._plays
     $options = []
     try:
         if g.penalty:
             $answer = g.penalty_answer
             for $c in $hand:
                 if $answer is not None and g.call($answer, $c) and g.playable($c, $p):
-                    $options.append($plays[$c.id])
+                    $options.append($c.play)
             $options.append(DRAW)
         else:
             #if pure_match:
@@ -124,14 +123,14 @@ turn_choice = _step(Template("turn_choice", step=True, doc=(
                     @_faces = $faces
                 for $c in $hand:
                     if $c.face_id in $faces and ($c.legal_if is None or g.allows($c, $p)):
-                        $options.append($plays[$c.id])
+                        $options.append($c.play)
             #else:
                 $env = g._legal_env
                 $env['player'] = $p
                 for $c in $hand:
                     $env['card'] = $c
                     if g._match(g, $env) and ($c.legal_if is None or $c.legal_if(g, $env)):
-                        $options.append($plays[$c.id])
+                        $options.append($c.play)
             #if declared_plays:
                 $options += g.lays($p)
             #if not must_play or not $options:
@@ -205,7 +204,7 @@ offer_drawn = _step(Template("offer_drawn", step=True, doc=(
     #else:
         if $card is not None:
             #call $legal = playable($card, $p)
-""", takes=("not $legal", "KEEP"), asks="decision(($p, 'drawn', (g._plays[$card.id], KEEP), '', None))",
+""", takes=("not $legal", "KEEP"), asks="decision(($p, 'drawn', ($card.play, KEEP), '', None))",
     globals={"KEEP": KEEP, "decision": decision}))
 
 play_drawn = _step(Template("play_drawn", step=True, doc="The card drawn is played, unless it was kept.", body="""
@@ -310,7 +309,7 @@ def jump_choice(g: State, e: Env) -> Any:
     if e["_jumper"] is not None:
         return PASS
     q = e["_q"]
-    plays = [g._plays[c.id] for c in g.hands[q] if call(g, e["test"], c)]
+    plays = [c.play for c in g.hands[q] if call(g, e["test"], c)]
     if not plays:
         return PASS
     return decision((q, "jump", (*plays, PASS), "jump in", g.discard_pile[-1]))

@@ -28,7 +28,7 @@ from ..model import BUILTIN_ZONES, Face, Rule, Variant
 from . import machine, plays, scores, table
 from . import zones as zoning
 from .actions import Decision, Play, decode_answer, encode_answer, is_answer
-from .backends import Backend, backend_of
+from .backends import backend_of
 from .cards import Card, face_table, make_deck
 from .flow import TURNS
 from .frames import While, copy_stack, new_run
@@ -156,10 +156,10 @@ class Game(State):
         self._work = WORK_BUDGET  # what is left of the budget of the turn in _work_turn
         self._work_turn = (0, 0)  # (round, turn): the budget is renewed lazily, off the hot loop
         self._backend = backend_of(variant)
-        deck: Deck | None = self._backend.cache.get("deck")  # (pairing, cards by side, plays by side), when fixed
+        deck: Deck | None = self._backend.cache.get("deck")  # (pairing, cards by side), when fixed
         if deck is None:
             deck = self._make_deck()
-        self._pairing, self._decks, self._all_plays = deck
+        self._pairing, self._decks = deck
         self.side = 0
         self.current = 0
         self.dealer = 0
@@ -185,7 +185,6 @@ class Game(State):
         self._perform = backend.perform
         self._fires = backend.fires
         self.cards = self._decks[self.side]
-        self._plays = self._all_plays[self.side]
         subs = cache.get("rules_by_event")
         self._subs = rules_by_event(variant, cache) if subs is None else subs
         self._legal_env = {}
@@ -212,9 +211,9 @@ class Game(State):
             game._rng = random.Random()
             deck: Deck = backend_of(variant).cache.get("deck") or game._make_deck()
             pairing = deck[0]
-            game._decks, game._all_plays = deck[1], deck[2]
+            game._decks = deck[1]
         else:
-            game._decks, game._all_plays = _decks(variant, backend_of(variant), pairing)
+            game._decks = make_deck(variant, backend_of(variant), pairing, Play)
         game._pairing = pairing
         game.__dict__.update(load_state(game, check, payload))
         game._derive()
@@ -475,7 +474,7 @@ class Game(State):
 
     def _make_deck(self) -> Deck:
         """The faces of each physical card, one per side, and the cards of each side
-        with a Play for each. Cards never change, so a game and its clones share them,
+        (each with its Play). Cards never change, so a game and its clones share them,
         and a deck paired in order is made once for the variant; a shuffled pairing
         (the faces of the other sides shuffled) is drawn once per game, even when stacked."""
         variant = self.variant
@@ -486,7 +485,7 @@ class Game(State):
                 self._rng.shuffle(column)
         pairing = list(zip(*columns, strict=True))
         backend = backend_of(variant)
-        deck = (pairing, *_decks(variant, backend, pairing))
+        deck = (pairing, make_deck(variant, backend, pairing, Play))
         if not shuffled:
             backend.cache["deck"] = deck
         return deck
@@ -509,14 +508,7 @@ def _team_tables(variant: Variant, n: int) -> tuple[tuple[int, ...] | None, tupl
     return tuple(team_of), teams
 
 
-Decks = tuple[tuple[list[Card], ...], tuple[list[Play], ...]]
-Deck = tuple[list[tuple[Face, ...]], tuple[list[Card], ...], tuple[list[Play], ...]]
-
-
-def _decks(variant: Variant, backend: Backend, pairing: list[tuple[Face, ...]]) -> Decks:
-    """The cards of each side for `pairing`, and a Play for each."""
-    cards = make_deck(variant, backend, pairing)
-    return cards, tuple([Play(c) for c in side] for side in cards)
+Deck = tuple[list[tuple[Face, ...]], tuple[list[Card], ...]]
 
 
 def _copy_env(env: dict[str, Any], envs: dict[int, dict[str, Any]], zones: dict[int, list[Card]]

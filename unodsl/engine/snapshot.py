@@ -104,7 +104,7 @@ class _Unpickler(pickle.Unpickler):
             case ("card", side, n):
                 return self.game._decks[side][n]
             case ("play", side, n):
-                return self.game._all_plays[side][n]
+                return self.game._decks[side][n].play
             case ("variant",):
                 return self.variant
             case ("v", n) if n < len(self.order):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..lang.program import Lambda
 from ..model import DrawRule, Face, Rule, Variant
-from .actions import Decision, Play
+from .actions import Decision
 from .cards import Card
 from .frames import Frame
 
@@ -54,8 +54,8 @@ FIELDS: dict[str, Kind] = {
     "_work_turn": "start", "_running": "start", "_loud_play": "start", "_tell_play": "start",
     "_loud_draw": "start", "_loud_turn": "start",
     # made from the variant
-    "variant": "derived", "_pairing": "derived", "_decks": "derived", "_all_plays": "derived",
-    "cards": "derived", "_plays": "derived", "_subs": "derived", "_match": "derived", "_memo": "derived",
+    "variant": "derived", "_pairing": "derived", "_decks": "derived",
+    "cards": "derived", "_subs": "derived", "_match": "derived", "_memo": "derived",
     "_must_play": "derived", "_ways": "derived",
     "_draw_rule": "derived", "_backend": "derived", "_perform": "derived", "_fires": "derived",
     "team_of": "derived", "teams": "derived", "_legal_env": "derived",
@@ -193,9 +193,7 @@ class State:
     # made from the variant
     _pairing: list[tuple[Face, ...]]
     _decks: tuple[list[Card], ...]
-    _all_plays: tuple[list[Play], ...]
     cards: list[Card]
-    _plays: list[Play]
     _subs: dict[str, tuple[Rule, ...]]
     _match: Any
     _memo: list[dict[str | None, frozenset[int]]] | None

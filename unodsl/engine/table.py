@@ -159,7 +159,6 @@ def turn_over(g: State, side: int) -> None:
     piles turn over as a whole (FLIP-8)."""
     g.side = side
     cards = g.cards = g._decks[side]
-    g._plays = g._all_plays[side]
     for zone in (g.draw_pile, g.discard_pile, g.aside, *g.hands):
         zone[:] = [cards[c.id] for c in zone]
     g.draw_pile.reverse()
