@@ -103,7 +103,7 @@ def play_one(variant: Variant, setup: Setup, index: int, tally: Tally,
     first = recorder.first_dealer
     assert game.winners and first is not None
     tally.completed += 1
-    tally.rounds_per_game[game.round] += 1
+    tally.rounds_per_game[game.round] = tally.rounds_per_game.get(game.round, 0) + 1
     if len({game.team(p) for p in game.winners}) > 1:
         tally.ties += 1  # a tie is no one's win
         return game

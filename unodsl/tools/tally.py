@@ -4,12 +4,15 @@ Recorder that feeds a tally from one game's events.
 Every figure is kept as an integer counter or a histogram of integers (turns per
 round, rounds per game, points per round, reshuffles per round), so memory does not
 grow with the number of games, tallies from several worker processes merge exactly,
-and the figures are the same for any number of workers.
+and the figures are the same for any number of workers. The histograms and the plays
+added to at every round are plain dicts (a key never seen is absent: read them with
+`.get(key, 0)`): a Counter's update costs twice a dict's, at every round of a batch.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,14 +37,14 @@ class Tally:
     round_wins_from_dealer: list[int] = field(default_factory=list)  # by seat after the round's dealer
     agent_game_wins: Counter[str] = field(default_factory=Counter)   # by the winning seat's agent in that game
     agent_round_wins: Counter[str] = field(default_factory=Counter)  # by the winning seat's agent in that round
-    rounds_per_game: Counter[int] = field(default_factory=Counter)
-    turns_per_round: Counter[int] = field(default_factory=Counter)
-    points_per_round: Counter[int] = field(default_factory=Counter)
-    reshuffles_per_round: Counter[int] = field(default_factory=Counter)
-    plays: Counter[str] = field(default_factory=Counter)     # card kind → plays
-    plays_sq: Counter[str] = field(default_factory=Counter)  # card kind → Σ (plays in a round)²
-    plays_made: Counter[str] = field(default_factory=Counter)     # declared play (turn: plays:) → times made
-    plays_made_sq: Counter[str] = field(default_factory=Counter)  # declared play → Σ (times in a round)²
+    rounds_per_game: dict[int, int] = field(default_factory=dict)
+    turns_per_round: dict[int, int] = field(default_factory=dict)
+    points_per_round: dict[int, int] = field(default_factory=dict)
+    reshuffles_per_round: dict[int, int] = field(default_factory=dict)
+    plays: dict[str, int] = field(default_factory=dict)     # card kind → plays
+    plays_sq: dict[str, int] = field(default_factory=dict)  # card kind → Σ (plays in a round)²
+    plays_made: dict[str, int] = field(default_factory=dict)     # declared play (turn: plays:) → times made
+    plays_made_sq: dict[str, int] = field(default_factory=dict)  # declared play → Σ (times in a round)²
     failed: int = 0                # games stopped by an error (a runtime error of the variant, …)
     timeouts: int = 0              # of those, games stopped by the engine's max_rounds guard
     failures: list[Failure] = field(default_factory=list)  # the first KEPT_FAILURES of them, by index
@@ -68,10 +71,13 @@ class Tally:
             mine, theirs = getattr(self, name), getattr(other, name)
             for i, count in enumerate(theirs):
                 mine[i] += count
-        for name in ("agent_game_wins", "agent_round_wins", "rounds_per_game", "turns_per_round",
-                     "points_per_round", "reshuffles_per_round", "plays", "plays_sq", "plays_made",
-                     "plays_made_sq"):
-            getattr(self, name).update(getattr(other, name))
+        self.agent_game_wins.update(other.agent_game_wins)
+        self.agent_round_wins.update(other.agent_round_wins)
+        for name in ("rounds_per_game", "turns_per_round", "points_per_round", "reshuffles_per_round", "plays",
+                     "plays_sq", "plays_made", "plays_made_sq"):
+            mine = getattr(self, name)
+            for key, count in getattr(other, name).items():
+                mine[key] = mine.get(key, 0) + count
         self.failed += other.failed
         self.timeouts += other.timeouts
         self.failures = sorted(self.failures + other.failures, key=lambda f: f.index)[:KEPT_FAILURES]
@@ -131,19 +137,26 @@ class Recorder:
                 for agent in dict.fromkeys([self.seats[p] for p in won]):
                     t.agent_round_wins[agent] += 1
             turns = game.turns
-            t.turns_per_round[turns] += 1
-            t.points_per_round[sum(data["points"])] += 1
-            t.reshuffles_per_round[self.reshuffles] += 1
-            plays, plays_sq, played = t.plays, t.plays_sq, game.played
+            h = t.turns_per_round
+            h[turns] = h.get(turns, 0) + 1
+            h, points = t.points_per_round, sum(data["points"])
+            h[points] = h.get(points, 0) + 1
+            h, reshuffles = t.reshuffles_per_round, self.reshuffles
+            h[reshuffles] = h.get(reshuffles, 0) + 1
+            played = game.played
             assert played is not None  # (play_one counts them: see Game.plays_by_kind)
             kinds = game.variant.kinds
-            for kind, count in zip(kinds, played, strict=False):
-                if count:
-                    plays[kind] += count
-                    plays_sq[kind] += count * count
+            _add_plays(t.plays, t.plays_sq, kinds, played)
             if len(played) > len(kinds):  # the declared plays made (see Game.plays_by_way)
-                for way, count in zip(game.variant.turn.plays, played[len(kinds):], strict=True):
-                    if count:
-                        t.plays_made[way.name] += count
-                        t.plays_made_sq[way.name] += count * count
+                _add_plays(t.plays_made, t.plays_made_sq, [w.name for w in game.variant.turn.plays],
+                           played[len(kinds):])
             self.turns_done += turns
+
+
+def _add_plays(sums: dict[str, int], squares: dict[str, int], names: Iterable[str], counts: list[int]) -> None:
+    """A round's plays by name (`counts`, in the order of `names`) added to a tally's sums
+    and sums of squares."""
+    for name, count in zip(names, counts, strict=False):
+        if count:
+            sums[name] = sums.get(name, 0) + count
+            squares[name] = squares.get(name, 0) + count * count
