@@ -27,6 +27,7 @@ import pytest
 
 import unodsl.web.table as table_module
 from tests.helpers import VARIANTS
+from unodsl.engine.actions import Play
 from unodsl.engine.backends import backend_of
 from unodsl.engine.cards import Card, face_table
 from unodsl.engine.game import Game
@@ -65,7 +66,7 @@ def swap_own_backs(game: Game, seat: int, rng: random.Random) -> None:
     for (zone, i), card, back in zip(places, cards, backs, strict=True):
         new = list(card.faces)
         new[1 - card.side] = back
-        zone[i] = Card(card.id, tuple(new), card.side, faces)
+        zone[i] = Card(card.id, tuple(new), card.side, faces, Play)
 
 
 def resample_problems(t: Table, seat: int | None, rng: random.Random, resamples: int) -> list[str]:
