@@ -34,7 +34,7 @@ from .flow import TURNS
 from .frames import While, copy_stack, new_run
 from .machine import ALL, ASK, MAX_TURNS, PAUSED, WORK_BUDGET, Listener, go, illegal, loud_flags, replay_command
 from .reach import Game as Reach
-from .state import COPIES, RESET, START, ZONES, State, generator
+from .state import AT, COPIES, RESET, ZONES, State, generator, read_start, read_state, write_start, write_state
 from .view import OpponentView, PlayerView, outward
 
 __all__ = ["ASK", "MAX_TURNS", "PAUSED", "Chooser", "Game", "Listener", "replay_command"]
@@ -56,6 +56,8 @@ class Game(State):
     Its fields are the state (state.py); its members below are its machine's and its
     table's operations, each a function of the state bound by name (the primitives reach
     those declared in engine/reach.py); its backend is the field `_backend`."""
+
+    __slots__ = ()  # (the state's fields are State's slots: a game has no other attribute)
 
     # -- its machine (machine.py): programs run, paused, resumed; events told; faults placed
     pause, ask, _refused, _chosen = machine.pause, machine.ask, machine._refused, machine._chosen
@@ -99,9 +101,9 @@ class Game(State):
             self._first_start(variant, players, seed)
             shared = cache.get("deck")
             if shared is not None and shared[1] is self._decks:  # kept for the next game (see state.START)
-                cache[f"start {players}"] = {k: v for k, v in self.__dict__.items() if k in START}
+                cache[f"start {players}"] = read_start(self)
         else:  # the values every new game of this table starts with, as the first one set them
-            self.__dict__.update(start)
+            write_start(self, start)
             self._rng = random.Random(seed)
         self.seed = seed
         self._agents = self._agent_error = self._stop_after = None  # autoplay attaches agents
@@ -215,7 +217,8 @@ class Game(State):
         else:
             game._decks = make_deck(variant, backend_of(variant), pairing, Play)
         game._pairing = pairing
-        game.__dict__.update(load_state(game, check, payload))
+        for name, value in load_state(game, check, payload).items():
+            setattr(game, name, value)
         game._derive()
         return game
 
@@ -297,35 +300,35 @@ class Game(State):
         records events only if this game does)."""
         self._whole("clone")
         new = Game.__new__(Game)
-        state = self.__dict__.copy()
-        new.__dict__ = state
+        state, at = list(read_state(self)), AT  # every field, by its place in FIELDS
         zones: dict[int, list[Card]] = {}
         for name in ZONES:
-            old = state[name]
-            state[name] = zones[id(old)] = old[:]
-        hands = state["hands"] = [h[:] for h in self.hands]
+            old = state[at[name]]
+            state[at[name]] = zones[id(old)] = old[:]
+        hands = state[at["hands"]] = [h[:] for h in self.hands]
         for old, copy in zip(self.hands, hands, strict=True):
             zones[id(old)] = copy
         if self.places or self.seat_places:
-            places = state["places"] = {name: z[:] for name, z in self.places.items()}
-            seat_places = state["seat_places"] = {name: [z[:] for z in zs] for name, zs in self.seat_places.items()}
+            places = state[at["places"]] = {name: z[:] for name, z in self.places.items()}
+            seat_places = state[at["seat_places"]] = {name: [z[:] for z in zs] for name, zs in self.seat_places.items()}
             for name, z in self.places.items():
                 zones[id(z)] = places[name]
             for name, zs in self.seat_places.items():
                 for old, copy in zip(zs, seat_places[name], strict=True):
                     zones[id(old)] = copy
         for name, copier in COPIES.items():
-            state[name] = copier(state[name])
+            state[at[name]] = copier(state[at[name]])
         for name, fresh in RESET.items():
-            state[name] = fresh()
-        self._rng_shared = new._rng_shared = True
+            state[at[name]] = fresh()
+        self._rng_shared = state[at["_rng_shared"]] = True
         envs: dict[int, dict[str, Any]] = {}
 
         def copy_env(env: dict[str, Any]) -> dict[str, Any]:
             return _copy_env(env, envs, zones)
 
-        state["_queue"] = deque((body, copy_env(env)) for body, env in self._queue) if self._queue else deque()
-        state["_stack"] = copy_stack(self._stack, copy_env)
+        state[at["_queue"]] = deque((body, copy_env(env)) for body, env in self._queue) if self._queue else deque()
+        state[at["_stack"]] = copy_stack(self._stack, copy_env)
+        write_state(new, state)
         if self.listeners or self._tell_rules:
             new._watch = ALL if self.events is not None else set(self._subs)
             new._tell_rules = False
@@ -406,7 +409,8 @@ class Game(State):
     def _rewatch(self) -> None:
         """Flags for the hot paths: is anyone watching the events of a turn, of a card played,
         of a card drawn? (Only faster tests of the watch: who listens changes no code.)"""
-        self.__dict__.update(loud_flags(self._watch, self.played is not None))
+        self._loud_turn, self._tell_play, self._loud_play, self._loud_draw = loud_flags(
+            self._watch, self.played is not None)
 
     def view(self, player: int) -> PlayerView:
         """What `player` can see: their hand, public piles, sizes and outward faces."""

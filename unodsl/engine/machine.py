@@ -389,13 +389,14 @@ class _All:
 ALL = _All()
 
 
-def loud_flags(watch: Container[str], counted: bool = False) -> dict[str, bool]:
+def loud_flags(watch: Container[str], counted: bool = False) -> tuple[bool, bool, bool, bool]:
     """The flags the hot paths test instead of the watch, for the events in `watch`
     (`counted`: plays are counted): are a turn's events or choices watched, is a play told
-    or counted, is a draw told? Game._rewatch sets them; a variant's generated code folds
-    in those its own rules make true (codegen.facts), since a rule's event is always watched."""
+    or counted, is a draw told? (`_loud_turn`, `_tell_play`, `_loud_play`, `_loud_draw`:
+    Game._rewatch sets them; a variant's generated code folds
+    in those its own rules make true (codegen.facts), since a rule's event is always watched.)"""
     tell_play = "card_played" in watch or "hand_changed" in watch
-    return {"_loud_turn": "turn_start" in watch or "turn_end" in watch or "choice" in watch,
-            "_tell_play": tell_play,
-            "_loud_play": tell_play or counted,
-            "_loud_draw": "card_drawn" in watch or "hand_changed" in watch}
+    return ("turn_start" in watch or "turn_end" in watch or "choice" in watch,  # _loud_turn
+            tell_play,  # _tell_play
+            tell_play or counted,  # _loud_play
+            "card_drawn" in watch or "hand_changed" in watch)  # _loud_draw

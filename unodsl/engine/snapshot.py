@@ -23,7 +23,7 @@ from ..model import Face, Variant
 from .actions import Play
 from .backends import backend_of
 from .cards import Card
-from .state import DERIVED, LAYOUT, RESET
+from .state import DERIVED, FIELDS, LAYOUT, RESET, read_state
 
 
 def variant_objects(variant: Variant) -> tuple[list[Any], dict[int, int]]:
@@ -119,7 +119,7 @@ def dump_state(game: Any) -> tuple[Check, bytes]:
     """A game's state as bytes (what Game.__reduce__ pickles beside the variant and the
     cards' pairing), and a check that the variant loaded again is the same, and the
     engine loading it lays out a game's state as this one does."""
-    state = {k: v for k, v in game.__dict__.items() if k not in DERIVED}
+    state = {k: v for k, v in zip(FIELDS, read_state(game), strict=True) if k not in DERIVED}
     state.update((name, fresh()) for name, fresh in RESET.items())
     buffer = io.BytesIO()
     _Pickler(buffer, game).dump(state)

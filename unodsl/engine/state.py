@@ -1,6 +1,8 @@
 """The state of a game, declared once: every field, and how a new game, a clone and a
 pickle treat it. `Game.__init__`, `Game.clone` and `engine/snapshot.py` all read this
-table, and a test holds every attribute of a game to exactly one entry.
+table, and a test holds every attribute of a game to exactly one entry. Each field is a
+slot of the game (the hot loops read and write them without a dict lookup), read and
+written as a whole by `read_state` and `write_state`.
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def layout(fields: dict[str, Kind], version: int) -> str:
 
 LAYOUT = layout(FIELDS, STATE_VERSION)
 
-START = frozenset(k for k, kind in FIELDS.items() if kind in ("start", "derived"))
+START = tuple(k for k, kind in FIELDS.items() if kind in ("start", "derived"))
 DERIVED = frozenset(k for k, kind in FIELDS.items() if kind == "derived")
 ZONES = tuple(k for k, kind in FIELDS.items() if kind == "zone")
 # What a clone (and a loaded pickle) starts with instead of the original's.
@@ -122,6 +124,8 @@ assert set(RESET) == {k for k, kind in FIELDS.items() if kind == "reset"}
 
 class State:
     """The fields of a game, with their types (for the modules that make up Game)."""
+
+    __slots__ = tuple(FIELDS)
 
     variant: Variant
     n: int
@@ -206,6 +210,21 @@ class State:
     _fires: Any
     team_of: tuple[int, ...] | None
     teams: tuple[tuple[int, ...], ...]
+
+
+def _fields(names: tuple[str, ...]) -> tuple[Callable[[Any], tuple[Any, ...]], Callable[[Any, Sequence[Any]], None]]:
+    """A reader of `names` (their values, in order) and a writer of them, each one
+    statement: no call per field. The text is the engine's own, made from FIELDS."""
+    targets = ", ".join(f"g.{name}" for name in names)
+    scope: dict[str, Any] = {}
+    source = f"def read(g):\n    return ({targets},)\ndef write(g, values):\n    ({targets},) = values\n"
+    exec(compile(source, "<unodsl state fields>", "exec"), scope)  # names from FIELDS, never a variant's
+    return scope["read"], scope["write"]
+
+
+read_state, write_state = _fields(tuple(FIELDS))  # every field, in FIELDS' order (a clone, a pickle)
+AT = {name: k for k, name in enumerate(FIELDS)}  # each field's place in them
+read_start, write_start = _fields(START)  # the start of a new game (see Game.__init__)
 
 
 def generator(g: State) -> random.Random:
