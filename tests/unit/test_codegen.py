@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.helpers import classic_with
+from tests.helpers import VARIANTS, classic_with
 from tests.property.test_backends import decided
 from unodsl import load_variant
 from unodsl.cli import main
@@ -238,3 +238,21 @@ def test_a_choice_drains_after_asking_only_when_a_rule_hears_choice(tmp_path: Pa
     rule = "\n  - name: told\n    on: choice\n    do: flag(player, \"chose\")\n"
     path = classic_with(tmp_path, "rules:\n", "rules:" + rule)
     assert turn(backend_of(load_variant(path)).source).count("g.drain()") == 2
+
+
+# The templates the flow's steps call (engine/table.py): put in place, unless the lines
+# would pass the six levels a generated function may have (then called, silently).
+FLOW_CALLS = re.compile(r"\bg\.(play|draw|draw_one|fits|advance|advance_bent)\(")
+
+
+@pytest.mark.parametrize("name", [*sorted(p.stem for p in VARIANTS.glob("*.yaml")),
+                                  *(f"house/{p.stem}" for p in sorted((VARIANTS / "house").glob("*.yaml"))),
+                                  "rlcard_mirror"])
+def test_every_shipped_variant_has_its_turn_in_place(name: str) -> None:
+    """A template nested one level deeper can push a step's lines past the depth limit:
+    the turn then calls `g.play(…)` instead of putting it in place, and nothing else
+    fails. Every shipped variant's module (and the benchmarks' mirror) puts the flow's
+    plays, draws and moves in place."""
+    path = Path(__file__).parents[1] / "benchmarks" / "rlcard_mirror.yaml" if name == "rlcard_mirror" else name
+    source = backend_of(load_variant(path)).source
+    assert not FLOW_CALLS.findall(source), FLOW_CALLS.findall(source)
