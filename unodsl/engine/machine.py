@@ -141,9 +141,8 @@ ask = function(Template("ask", doc=(
     "`d` is pending (or the agent failed, or chose illegally: it is then detached, for autoplay to "
     "report), and its answer will be bound to `var` in `env`."), params=("d", "var", "env"), body="""
     $options = $d.options
-    $agent = g._agents
-    if $agent is not None:
-        $agent = $agent[$d.player]
+    $agents = g._agents
+    $agent = None if $agents is None else $agents[$d.player]
     if len($options) == 1:
         $answer = $options[0]
     elif $agent is None:
@@ -392,9 +391,9 @@ ALL = _All()
 def loud_flags(watch: Container[str], counted: bool = False) -> tuple[bool, bool, bool, bool]:
     """The flags the hot paths test instead of the watch, for the events in `watch`
     (`counted`: plays are counted): are a turn's events or choices watched, is a play told
-    or counted, is a draw told? (`_loud_turn`, `_tell_play`, `_loud_play`, `_loud_draw`:
-    Game._rewatch sets them; a variant's generated code folds
-    in those its own rules make true (codegen.facts), since a rule's event is always watched.)"""
+    or counted, is a draw told? In that order: `_loud_turn`, `_tell_play`, `_loud_play`,
+    `_loud_draw`. Game._rewatch sets them; a variant's generated code folds in those its
+    own rules make true (codegen.facts), since a rule's event is always watched."""
     tell_play = "card_played" in watch or "hand_changed" in watch
     return ("turn_start" in watch or "turn_end" in watch or "choice" in watch,  # _loud_turn
             tell_play,  # _tell_play
